@@ -1,0 +1,114 @@
+// buildApp wires the one Fastify server: every svc.v1 service as Connect,
+// gRPC, gRPC-Web and REST through one interceptor chain, plus ops routes.
+// It never listens; main does.
+import { randomUUID } from "node:crypto";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { trustedProxyList, type Config } from "../shared/platform/config.ts";
+import type { Db } from "../shared/platform/db.ts";
+import type { Logger } from "../shared/platform/logger.ts";
+import type { Metrics } from "../shared/platform/metrics.ts";
+import { registerClientIp } from "./client-ip.ts";
+import { registerOpenApi } from "./openapi/openapi.ts";
+import { registerDebugRoutes } from "./ops/debug.ts";
+import { registerHealthRoutes } from "./ops/health.ts";
+import { registerMetrics } from "./ops/metrics.ts";
+import { createHybridServer } from "./server-factory.ts";
+import { actuatorService } from "./services/actuator-service.ts";
+import { registerConnect } from "./transport/connect.ts";
+import { createAclInterceptor, type Authorize } from "./transport/interceptors/acl.ts";
+import { createAuthnInterceptor, type Authenticate } from "./transport/interceptors/authn.ts";
+import { errorsInterceptor } from "./transport/interceptors/errors.ts";
+import { loggingInterceptor } from "./transport/interceptors/logging.ts";
+import { createUnaryInvoker } from "./transport/invoke-unary.ts";
+import { methodOptions } from "./transport/method-options.ts";
+import { restBindings } from "./transport/rest/bindings.ts";
+import { sendFastifyError, sendNotFound } from "./transport/rest/error-reply.ts";
+import { registerRestRoutes } from "./transport/rest/routes.ts";
+import type { ServiceRegistration } from "./transport/services.ts";
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  metrics: Metrics;
+  /** Resolves access tokens. Until sign-in exists, no token resolves to a principal. */
+  authenticate?: Authenticate;
+  /** Decides IAM permissions. Until IAM policies exist, no principal holds a permission. */
+  authorize?: Authorize;
+  /** Answer unary Connect calls in-process (default); false leaves them to connect-fastify. */
+  connectFastPath?: boolean;
+  isLeader: () => boolean;
+  startTime?: Date;
+}
+
+export interface App {
+  fastify: FastifyInstance;
+  /** Starts the drain: /readyz answers 503 and long calls get the shutdown signal. */
+  beginShutdown(): void;
+}
+
+const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(deps: AppDeps, registrations: ServiceRegistration[] = svcServices(deps)): Promise<App> {
+  const shutdown = new AbortController();
+  const fastify = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    serverFactory: (handler) => createHybridServer(handler as Parameters<typeof createHybridServer>[0]),
+    bodyLimit: deps.config.maxBodyBytes,
+    trustProxy: deps.config.trustedProxies,
+    genReqId: correlationIdOf,
+    logController: new LogController({ requestIdLogLabel: "correlation_id", disableRequestLogging: true }),
+    return503OnClosing: true,
+  });
+  fastify.addHook("onRequest", async (req, reply) => {
+    reply.header("x-correlation-id", req.id);
+  });
+  registerClientIp(fastify, trustedProxyList(deps.config.trustedProxies));
+  fastify.setErrorHandler(sendFastifyError);
+  fastify.setNotFoundHandler(sendNotFound);
+  registerMetrics(fastify, deps.metrics);
+  registerHealthRoutes(fastify, { db: deps.db, isShuttingDown: () => shutdown.signal.aborted });
+  if (deps.config.debug) await registerDebugRoutes(fastify);
+
+  for (const { service } of registrations) for (const method of service.methods) methodOptions(method); // fail fast on bad options
+  const interceptors = [
+    loggingInterceptor,
+    errorsInterceptor,
+    createAuthnInterceptor(deps.authenticate ?? (async () => undefined)),
+    createAclInterceptor(deps.authorize ?? (async () => ({ allowed: false, resource: "workspaces/-" }))),
+  ];
+  const invoke = createUnaryInvoker(registrations, interceptors);
+  const bindings = restBindings(registrations.map((r) => r.service));
+  await registerOpenApi(fastify, bindings);
+  await fastify.register(async (rest) => registerRestRoutes(rest, bindings, invoke));
+  await fastify.register(async (connect) =>
+    registerConnect(connect, {
+      registrations,
+      interceptors,
+      invoke: deps.connectFastPath === false ? undefined : invoke,
+      maxBodyBytes: deps.config.maxBodyBytes,
+      shutdownSignal: shutdown.signal,
+    }),
+  );
+  return { fastify, beginShutdown: () => shutdown.abort() };
+}
+
+/** Every svc.v1 service with its implementation. */
+export function svcServices(deps: AppDeps): ServiceRegistration[] {
+  return [
+    actuatorService({
+      db: deps.db,
+      externalUrl: deps.config.externalUrl,
+      ha: deps.config.ha,
+      debug: deps.config.debug,
+      startTime: deps.startTime ?? new Date(),
+      isLeader: deps.isLeader,
+    }),
+  ];
+}
+
+/** The incoming X-Correlation-ID (or X-Request-ID) when well-formed, else a new one. */
+function correlationIdOf(req: { headers: Record<string, string | string[] | undefined> }): string {
+  const incoming = req.headers["x-correlation-id"] ?? req.headers["x-request-id"];
+  return typeof incoming === "string" && CORRELATION_ID.test(incoming) ? incoming : randomUUID();
+}

@@ -1,0 +1,86 @@
+// The OpenAPI description of one REST binding, as a Fastify route schema
+// for @fastify/swagger: path and query parameters, body and responses.
+import type { DescMessage } from "@bufbuild/protobuf";
+import type { FastifySchema } from "fastify";
+import type { RestBinding } from "../transport/rest/bindings.ts";
+import type { PathVariable } from "../transport/rest/path-template.ts";
+import { ERROR_SCHEMA_NAME } from "./error-schema.ts";
+import { querystringSchema } from "./query-params.ts";
+import { componentRef, fieldTypeSchema, messageReference, type JsonSchema } from "./schemas.ts";
+
+/** One route schema per binding; a method's additional bindings get numbered operation ids. */
+export function operationSchemas(bindings: readonly RestBinding[]): Map<RestBinding, FastifySchema> {
+  const schemas = new Map<RestBinding, FastifySchema>();
+  const seen = new Map<string, number>();
+  for (const binding of bindings) {
+    const baseId = `${binding.service.name}_${binding.method.name}`;
+    const count = (seen.get(baseId) ?? 0) + 1;
+    seen.set(baseId, count);
+    schemas.set(binding, operationSchema(binding, count === 1 ? baseId : `${baseId}_${count}`));
+  }
+  return schemas;
+}
+
+export function operationSchema(binding: RestBinding, operationId: string): FastifySchema {
+  const schema: FastifySchema = {
+    operationId,
+    tags: [binding.service.name],
+    response: {
+      200: { ...successSchema(binding), description: "OK" },
+      default: { ...componentRef(ERROR_SCHEMA_NAME), description: "The error, in the Connect JSON shape." },
+    },
+  };
+  if (binding.method.deprecated || binding.service.deprecated) schema.deprecated = true;
+  const params = pathParamsSchema(binding);
+  if (params) schema.params = params;
+  const querystring = querystringSchema(binding);
+  if (querystring) schema.querystring = querystring;
+  const body = requestBodySchema(binding);
+  if (body) schema.body = body;
+  return schema;
+}
+
+/** Every route parameter of the binding's URL, described by the field it fills. */
+function pathParamsSchema(binding: RestBinding): JsonSchema | undefined {
+  const descriptions = new Map<string, string>();
+  for (const variable of binding.compiled.variables) {
+    for (const part of variable.parts) if ("param" in part) descriptions.set(part.param, describeVariable(variable));
+  }
+  const properties: Record<string, JsonSchema> = {};
+  for (const param of routeParamNames(binding.compiled.url)) {
+    const description = descriptions.get(param);
+    properties[param] = description ? { type: "string", description } : { type: "string" };
+  }
+  const names = Object.keys(properties);
+  return names.length > 0 ? { type: "object", properties, required: names } : undefined;
+}
+
+/** "name" for `{name}`, "name = workspaces/{p0}/databases/{p1}" for a patterned variable. */
+function describeVariable(variable: PathVariable): string {
+  const pattern = variable.parts.map((part) => ("literal" in part ? part.literal : `{${part.param}}`)).join("/");
+  return /^\{[^}]+\}$/.test(pattern) ? variable.fieldPath : `${variable.fieldPath} = ${pattern}`;
+}
+
+/** ":p0(^[^/:]+)" parameters, and "*" for a trailing wildcard ("**"). */
+function routeParamNames(url: string): string[] {
+  const names = [...url.matchAll(/:(\w+)\(/g)].map((match) => match[1]!);
+  if (url.endsWith("*")) names.push("*");
+  return names;
+}
+
+function requestBodySchema(binding: RestBinding): JsonSchema | undefined {
+  if (binding.bodyField === "") return undefined;
+  if (binding.bodyField === "*") return messageReference(binding.method.input);
+  return namedFieldSchema(binding.method.input, binding.bodyField);
+}
+
+function successSchema(binding: RestBinding): JsonSchema {
+  if (!binding.responseBody) return messageReference(binding.method.output);
+  return namedFieldSchema(binding.method.output, binding.responseBody);
+}
+
+function namedFieldSchema(message: DescMessage, fieldName: string): JsonSchema {
+  const field = message.fields.find((f) => f.name === fieldName);
+  if (!field) throw new Error(`${message.typeName} has no field ${fieldName} (google.api.http body or response_body)`);
+  return fieldTypeSchema(field);
+}

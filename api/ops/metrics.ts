@@ -1,0 +1,31 @@
+// /metrics, and the HTTP metrics of every request, by route template.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Metrics } from "../../shared/platform/metrics.ts";
+import { protocolOfContentType, type ApiProtocol } from "../transport/context.ts";
+
+const kStart = Symbol("request start");
+
+export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook("onRequest", async (req) => {
+    (req as FastifyRequest & { [kStart]?: bigint })[kStart] = process.hrtime.bigint();
+  });
+  app.addHook("onResponse", async (req, reply) => {
+    const start = (req as FastifyRequest & { [kStart]?: bigint })[kStart];
+    if (start === undefined) return;
+    const route = req.routeOptions.url ?? "unmatched";
+    const labels = { method: req.method, route, status_code: String(reply.statusCode), protocol: protocolOf(req) };
+    metrics.httpRequestDuration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+    metrics.httpRequests.inc(labels);
+  });
+  app.get("/metrics", async (_req, reply) => {
+    const text = await metrics.registry.metrics();
+    return reply.type(metrics.registry.contentType).send(text);
+  });
+}
+
+function protocolOf(req: FastifyRequest): ApiProtocol | "http" {
+  if (req.routeOptions.config && "binding" in req.routeOptions.config) return "rest";
+  const url = req.routeOptions.url ?? "";
+  if (/^\/svc\.v1\.[A-Za-z]+\/[A-Za-z]+$/.test(url)) return protocolOfContentType(req.headers["content-type"]);
+  return "http";
+}

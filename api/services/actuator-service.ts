@@ -1,0 +1,39 @@
+// ActuatorService: the running version and the public facts a sign-in page needs.
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { ActuatorInfoSchema, ActuatorService } from "../../shared/gen/svc/v1/actuator_service_pb.js";
+import type { Db } from "../../shared/platform/db.ts";
+import { gitCommit, version } from "../../shared/platform/version.ts";
+import { getSignInOptions } from "../../shared/settings/workspace-profile.ts";
+import { registration } from "../transport/services.ts";
+
+export interface ActuatorDeps {
+  db: Db;
+  externalUrl: string | undefined;
+  ha: boolean;
+  debug: boolean;
+  startTime: Date;
+  isLeader: () => boolean;
+}
+
+export function actuatorService(deps: ActuatorDeps) {
+  return registration(ActuatorService, {
+    async getActuatorInfo() {
+      const profile = await getSignInOptions(deps.db);
+      return create(ActuatorInfoSchema, {
+        version,
+        gitCommit,
+        externalUrl: deps.externalUrl ?? profile.externalUrl,
+        ha: deps.ha,
+        debug: deps.debug,
+        require2fa: profile.require2fa,
+        disallowSignup: profile.disallowSignup,
+        disallowPasswordSignin: profile.disallowPasswordSignin,
+        allowEmailCodeSignin: profile.allowEmailCodeSignin,
+        workspaceTitle: profile.title,
+        startTime: timestampFromDate(deps.startTime),
+        leader: deps.isLeader(),
+      });
+    },
+  });
+}

@@ -1,0 +1,48 @@
+// Connect (JSON and binary, unary and streaming), gRPC and gRPC-Web through
+// connect-fastify, in their own encapsulated context. Unary Connect POSTs are
+// answered in front of it by the in-process fast path (same interceptors).
+import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
+import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
+import type { Interceptor } from "@connectrpc/connect";
+import type { FastifyInstance } from "fastify";
+import { createFastUnaryHook } from "./connect-fast-unary.ts";
+import { protocolOfContentType, requestContextValues } from "./context.ts";
+import type { UnaryInvoker } from "./invoke-unary.ts";
+import type { ServiceRegistration } from "./services.ts";
+
+export interface ConnectTransportOptions {
+  registrations: readonly ServiceRegistration[];
+  interceptors: Interceptor[];
+  /** The in-process unary path; undefined leaves every call to connect-fastify. */
+  invoke: UnaryInvoker | undefined;
+  maxBodyBytes: number;
+  shutdownSignal: AbortSignal;
+}
+
+/** Compress responses of at least this size when the client accepts it. */
+const COMPRESS_MIN_BYTES = 1024;
+
+export async function registerConnect(app: FastifyInstance, options: ConnectTransportOptions): Promise<void> {
+  const acceptCompression = [compressionGzip, compressionBrotli];
+  if (options.invoke) {
+    const fastUnary = createFastUnaryHook({
+      services: options.registrations.map((r) => r.service),
+      invoke: options.invoke,
+      readMaxBytes: options.maxBodyBytes,
+      compressMinBytes: COMPRESS_MIN_BYTES,
+      acceptCompression,
+    });
+    app.addHook("preHandler", fastUnary);
+  }
+  await app.register(fastifyConnectPlugin, {
+    routes: (router) => {
+      for (const { service, impl } of options.registrations) router.service(service, impl);
+    },
+    interceptors: options.interceptors,
+    readMaxBytes: options.maxBodyBytes,
+    compressMinBytes: COMPRESS_MIN_BYTES,
+    acceptCompression,
+    shutdownSignal: options.shutdownSignal,
+    contextValues: (req) => requestContextValues(req, protocolOfContentType(req.headers["content-type"])),
+  });
+}

@@ -1,0 +1,62 @@
+// Request facts that travel with every call through the interceptor chain,
+// filled once at the edge from the Fastify request (all three API forms).
+import { createContextKey, createContextValues, type ContextValues } from "@connectrpc/connect";
+import type { FastifyRequest } from "fastify";
+import type { Logger } from "../../shared/platform/logger.ts";
+
+export type ApiProtocol = "rest" | "connect" | "grpc" | "grpc-web";
+
+export interface RequestFacts {
+  correlationId: string;
+  clientIp: string;
+  userAgent: string;
+  protocol: ApiProtocol;
+  logger: Logger;
+  /** performance.now() when the request arrived. */
+  startedAt: number;
+}
+
+export const kRequest = createContextKey<RequestFacts | undefined>(undefined, { description: "request facts" });
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The client address of contract §4.6 (set by the clientIp hook). */
+    clientIp: string;
+  }
+}
+
+export function requestContextValues(req: FastifyRequest, protocol: ApiProtocol): ContextValues {
+  return createContextValues().set(kRequest, {
+    correlationId: req.id,
+    clientIp: req.clientIp,
+    userAgent: req.headers["user-agent"] ?? "",
+    protocol,
+    logger: req.log as Logger,
+    startedAt: performance.now(),
+  });
+}
+
+export function requestFacts(values: ContextValues): RequestFacts {
+  const facts = values.get(kRequest);
+  if (!facts) throw new Error("request facts missing: the call did not enter through the API edge");
+  return facts;
+}
+
+/** The API form of a Connect-routed request, from its Content-Type. */
+export function protocolOfContentType(contentType: string | undefined): ApiProtocol {
+  const type = contentType ?? "";
+  if (type.startsWith("application/grpc-web")) return "grpc-web";
+  if (type.startsWith("application/grpc")) return "grpc";
+  return "connect";
+}
+
+/** The request's headers as a Fetch Headers object, as interceptors see them. */
+export function requestHeaders(req: FastifyRequest): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value === undefined || key.startsWith(":")) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
+    else headers.set(key, value);
+  }
+  return headers;
+}

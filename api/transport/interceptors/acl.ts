@@ -1,0 +1,21 @@
+// Permission check from the RPC's `permission` option (contract §0.2, §1.3).
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { methodOptions } from "../method-options.ts";
+import { kPrincipal, type Principal } from "./authn.ts";
+
+/** Answers whether the principal holds the permission for the call's resource. */
+export type Authorize = (principal: Principal, permission: string, request: unknown) => Promise<{ allowed: boolean; resource: string }>;
+
+export function createAclInterceptor(authorize: Authorize): Interceptor {
+  return (next) => async (req) => {
+    const { access } = methodOptions(req.method);
+    if (access.kind !== "iam") return next(req);
+    const principal = req.contextValues.get(kPrincipal);
+    if (!principal) throw new ConnectError("sign in first: no credential was sent", Code.Unauthenticated);
+    const decision = await authorize(principal, access.permission, req.stream ? undefined : req.message);
+    if (!decision.allowed) {
+      throw new ConnectError(`permission ${access.permission} required on ${decision.resource}`, Code.PermissionDenied);
+    }
+    return next(req);
+  };
+}

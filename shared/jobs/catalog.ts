@@ -1,0 +1,18 @@
+// Every background job: its name and payload schema. Producers enqueue only
+// names declared here; the worker parses each payload at the door.
+import { z } from "zod";
+
+export const jobCatalog = {
+  /** Deletes finished bookkeeping of the job queue (contract §15.7, leader-scheduled). */
+  "maintenance.cleanupJobs": z.object({
+    /** Permanently failed jobs older than this many days are deleted. */
+    permafailedOlderThanDays: z.number().int().positive(),
+  }),
+} as const;
+
+export type JobName = keyof typeof jobCatalog;
+export type JobPayload<N extends JobName> = z.infer<(typeof jobCatalog)[N]>;
+
+export function parseJobPayload<N extends JobName>(name: N, payload: unknown): JobPayload<N> {
+  return jobCatalog[name].parse(payload) as JobPayload<N>;
+}

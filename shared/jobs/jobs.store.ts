@@ -1,0 +1,43 @@
+// SQL on graphile-worker's tables. Jobs are added with graphile_worker.add_job
+// on the caller's connection, so a job exists exactly when its change commits.
+import { sql, type CommonQueryMethods } from "slonik";
+import { z } from "zod";
+import type { JobName, JobPayload } from "./catalog.ts";
+
+export interface EnqueueOptions {
+  /** Jobs with the same key collapse into one (graphile-worker job_key). */
+  jobKey?: string;
+  jobKeyMode?: "replace" | "preserve_run_at" | "unsafe_dedupe";
+  runAt?: Date;
+  maxAttempts?: number;
+}
+
+export async function addJob<N extends JobName>(db: CommonQueryMethods, name: N, payload: JobPayload<N>, options: EnqueueOptions = {}): Promise<void> {
+  await db.query(sql.unsafe`
+    select graphile_worker.add_job(
+      identifier => ${name},
+      payload => ${sql.jsonb(payload)}::json,
+      run_at => ${options.runAt ? sql.timestamp(options.runAt) : null},
+      max_attempts => ${options.maxAttempts ?? null},
+      job_key => ${options.jobKey ?? null},
+      job_key_mode => ${options.jobKeyMode ?? null}
+    )`);
+}
+
+const jobCounts = z.object({ pending: z.coerce.number(), running: z.coerce.number() });
+
+export async function countJobs(db: CommonQueryMethods): Promise<{ pending: number; running: number }> {
+  return db.one(sql.type(jobCounts)`
+    select count(*) filter (where locked_at is null and attempts < max_attempts) as pending,
+           count(*) filter (where locked_at is not null) as running
+    from graphile_worker._private_jobs`);
+}
+
+/** Deletes jobs that used up their attempts and last changed before the cut-off. */
+export async function deletePermafailedJobs(db: CommonQueryMethods, olderThanDays: number): Promise<number> {
+  const result = await db.query(sql.unsafe`
+    delete from graphile_worker._private_jobs
+    where locked_at is null and attempts >= max_attempts
+      and updated_at < now() - make_interval(days => ${olderThanDays})`);
+  return result.rowCount;
+}

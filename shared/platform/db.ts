@@ -1,0 +1,45 @@
+// The metadata store: one slonik pool (on pg) for domain queries.
+import { createPool, SchemaValidationError, type DatabasePool, type DatabaseTransactionConnection, type Interceptor } from "slonik";
+import type { Logger } from "./logger.ts";
+
+export type Db = DatabasePool;
+export type Tx = DatabaseTransactionConnection;
+
+export interface DbOptions {
+  maxPoolSize?: number;
+  /** Statement timeout for domain queries, in milliseconds. */
+  statementTimeoutMs?: number;
+}
+
+export async function createDb(url: string, logger: Logger, options: DbOptions = {}): Promise<Db> {
+  const pool = await createPool(url, {
+    maxPoolSize: options.maxPoolSize ?? 20,
+    statementTimeout: options.statementTimeoutMs ?? 30_000,
+    connectionTimeout: 5_000,
+    idleTimeout: 30_000,
+    captureStackTrace: false,
+    // Every query leaves the session as it found it; DISCARD ALL after each
+    // pooled query would double the cost of a round trip.
+    resetConnection: async () => {},
+    interceptors: [resultParser],
+  });
+  pool.on("error", (error) => logger.warn({ error: String(error) }, "metadata store connection error"));
+  return pool;
+}
+
+/** One transaction per use case: the change, its audit record and its jobs. */
+export function withTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(work);
+}
+
+/** Makes sql.type(schema) queries validate and transform their rows. */
+const resultParser: Interceptor = {
+  name: "result-parser",
+  transformRowAsync: async (context, query, row) => {
+    const parser = context.resultParser;
+    if (!parser) return row;
+    const result = await parser["~standard"].validate(row);
+    if (result.issues) throw new SchemaValidationError(query, row, result.issues as never);
+    return result.value as typeof row;
+  },
+};

@@ -1,0 +1,7 @@
+// PostgreSQL advisory lock keys, all in one place so that none collide.
+// Values are arbitrary constants inside the int8 range.
+
+/** Held while migrations run, so replicas starting together migrate once. */
+export const MIGRATION_LOCK = 0x5f5c_0001n;
+/** Held by the leader for as long as it leads (contract §15.7). */
+export const LEADER_LOCK = 0x5f5c_0002n;

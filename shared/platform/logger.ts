@@ -1,0 +1,75 @@
+// Operational logs (contract §15.5). JSON lines with --enable-json-logging,
+// human-readable lines otherwise. Audit records are not written here.
+import { relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { pino, stdSerializers, stdTimeFunctions, type DestinationStream, type Logger as PinoLogger } from "pino";
+import pretty from "pino-pretty";
+
+export type Logger = PinoLogger;
+
+export interface LoggerOptions {
+  json: boolean;
+  debug: boolean;
+  /** Where lines go; stdout when absent. */
+  destination?: DestinationStream;
+}
+
+const LEVEL_LABELS: Record<string, string> = {
+  trace: "DEBUG",
+  debug: "DEBUG",
+  info: "INFO",
+  warn: "WARN",
+  error: "ERROR",
+  fatal: "ERROR",
+};
+
+const projectRoot = fileURLToPath(new URL("../../", import.meta.url));
+
+export function createLogger(options: LoggerOptions): Logger {
+  const level = options.debug ? "debug" : "info";
+  if (!options.json) {
+    const stream = options.destination ?? pretty({ colorize: process.stdout.isTTY, sync: true, ignore: "pid,hostname" });
+    return pino({ level, errorKey: "error", serializers: { error: stdSerializers.err } }, stream);
+  }
+  return pino(
+    {
+      level,
+      timestamp: stdTimeFunctions.isoTimeNano,
+      messageKey: "msg",
+      errorKey: "error",
+      serializers: { error: stdSerializers.err },
+      formatters: {
+        level: (label) => ({ level: LEVEL_LABELS[label] ?? label.toUpperCase() }),
+        bindings: () => ({}),
+      },
+      mixin: () => ({ source: callSite() }),
+    },
+    options.destination ?? pino.destination({ sync: false }),
+  );
+}
+
+interface Source {
+  function: string;
+  file: string;
+  line: number;
+}
+
+/** The first stack frame outside pino and this file: where the log call was made. */
+function callSite(): Source | undefined {
+  const originalPrepare = Error.prepareStackTrace;
+  const originalLimit = Error.stackTraceLimit;
+  const holder: { stack?: NodeJS.CallSite[] } = {};
+  Error.prepareStackTrace = (_, frames) => frames;
+  Error.stackTraceLimit = 12;
+  Error.captureStackTrace(holder, callSite);
+  const frames = holder.stack ?? [];
+  Error.prepareStackTrace = originalPrepare;
+  Error.stackTraceLimit = originalLimit;
+  for (const frame of frames) {
+    const file = frame.getFileName() ?? "";
+    if (file.includes("/node_modules/") || file.startsWith("node:") || file.endsWith("/platform/logger.ts")) continue;
+    const path = file.startsWith("file://") ? fileURLToPath(file) : file;
+    return { function: frame.getFunctionName() ?? "<anonymous>", file: relative(projectRoot, path), line: frame.getLineNumber() ?? 0 };
+  }
+  return undefined;
+}

@@ -1,0 +1,121 @@
+// The Prometheus registry and every metric the service exports (contract §15.3).
+import { getHeapStatistics } from "node:v8";
+import { PerformanceObserver } from "node:perf_hooks";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, Summary } from "prom-client";
+
+export interface Metrics {
+  registry: Registry;
+  httpRequestDuration: Histogram<"method" | "route" | "status_code" | "protocol">;
+  httpRequests: Counter<"method" | "route" | "status_code" | "protocol">;
+  authLogins: Counter<"status">;
+  taskRuns: Counter<"state">;
+  issueApprovalDuration: Histogram;
+  planCheckRunDuration: Histogram<"status">;
+  jobsPending: Gauge;
+  jobsRunning: Gauge;
+}
+
+/** Counts of background jobs, read when /metrics is scraped. */
+export type JobCounter = () => Promise<{ pending: number; running: number }>;
+
+export interface MetricsOptions {
+  /** libuv thread-pool size (UV_THREADPOOL_SIZE), shown as go_threads. */
+  threadPoolSize: number;
+  countJobs?: JobCounter;
+}
+
+export function createMetrics(options: MetricsOptions): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  registerGoCompatibility(registry, options.threadPoolSize);
+  let jobCounts: Promise<{ pending: number; running: number }> | undefined;
+  // Both job gauges are filled from one query per scrape.
+  const readJobCounts = () => (jobCounts ??= (options.countJobs?.() ?? Promise.resolve({ pending: 0, running: 0 })).finally(() => {
+    setImmediate(() => (jobCounts = undefined));
+  }));
+  const httpLabels = ["method", "route", "status_code", "protocol"] as const;
+  return {
+    registry,
+    httpRequestDuration: new Histogram({
+      name: "http_request_duration_seconds",
+      help: "Duration of HTTP requests, by route template.",
+      labelNames: httpLabels,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    httpRequests: new Counter({ name: "http_requests_total", help: "HTTP requests served.", labelNames: httpLabels, registers: [registry] }),
+    authLogins: new Counter({ name: "svc_auth_login_total", help: "Sign-in attempts by outcome.", labelNames: ["status"], registers: [registry] }),
+    taskRuns: new Counter({ name: "svc_task_run_total", help: "Task runs that reached a state.", labelNames: ["state"], registers: [registry] }),
+    issueApprovalDuration: new Histogram({
+      name: "svc_issue_approval_duration_seconds",
+      help: "Time from an issue's approval request to its final approval.",
+      buckets: [60, 300, 900, 3600, 4 * 3600, 24 * 3600, 7 * 24 * 3600],
+      registers: [registry],
+    }),
+    planCheckRunDuration: new Histogram({
+      name: "svc_plan_check_run_duration_seconds",
+      help: "Duration of plan check runs.",
+      labelNames: ["status"],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers: [registry],
+    }),
+    jobsPending: new Gauge({
+      name: "svc_jobs_pending",
+      help: "Background jobs waiting to run.",
+      registers: [registry],
+      async collect() {
+        if (options.countJobs) this.set((await readJobCounts()).pending);
+      },
+    }),
+    jobsRunning: new Gauge({
+      name: "svc_jobs_running",
+      help: "Background jobs running now.",
+      registers: [registry],
+      async collect() {
+        if (options.countJobs) this.set((await readJobCounts()).running);
+      },
+    }),
+  };
+}
+
+// The specification names Go runtime metrics. They are exported with the
+// Node.js meaning documented in contract §15.3 (and docs/operations.md).
+function registerGoCompatibility(registry: Registry, threadPoolSize: number): void {
+  const registers = [registry];
+  new Gauge({
+    name: "go_goroutines",
+    help: "Node.js: active handles plus active requests of the event loop.",
+    registers,
+    collect() {
+      this.set(process.getActiveResourcesInfo().length);
+    },
+  });
+  new Gauge({
+    name: "go_threads",
+    help: "Node.js: size of the libuv thread pool.",
+    registers,
+    collect() {
+      this.set(threadPoolSize);
+    },
+  });
+  const memory: [string, string, () => number][] = [
+    ["go_memstats_alloc_bytes", "Node.js: V8 heap used.", () => process.memoryUsage().heapUsed],
+    ["go_memstats_heap_alloc_bytes", "Node.js: V8 heap used.", () => process.memoryUsage().heapUsed],
+    ["go_memstats_heap_sys_bytes", "Node.js: V8 heap total.", () => getHeapStatistics().total_heap_size],
+    ["go_memstats_sys_bytes", "Node.js: resident set size.", () => process.memoryUsage.rss()],
+  ];
+  for (const [name, help, read] of memory) {
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read());
+      },
+    });
+  }
+  const gc = new Summary({ name: "go_gc_duration_seconds", help: "Node.js: garbage collection pause durations.", registers, percentiles: [0, 0.25, 0.5, 0.75, 1] });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gc.observe(entry.duration / 1000);
+  }).observe({ entryTypes: ["gc"] });
+}

@@ -1,0 +1,49 @@
+// Starts the real API in-process on a loopback port, over its own cloned
+// database, with the test-only TranscodingService next to the svc.v1 services.
+import { buildApp, svcServices, type AppDeps } from "../../api/app.ts";
+import type { ServiceRegistration } from "../../api/transport/services.ts";
+import { loadConfig } from "../../shared/platform/config.ts";
+import { createDb, type Db } from "../../shared/platform/db.ts";
+import { createMetrics } from "../../shared/platform/metrics.ts";
+import { createTestDatabase, type TestDatabase } from "./db.ts";
+import { quietLogger } from "./logger.ts";
+import { transcodingService } from "./transcoding-service.ts";
+
+export interface TestApp {
+  baseUrl: string;
+  port: number;
+  db: Db;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  flags?: string[];
+  deps?: Partial<AppDeps>;
+  database?: TestDatabase;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  const logger = quietLogger();
+  const db = await createDb(database.url, logger, { maxPoolSize: 5 });
+  const config = loadConfig(["--port", "0", ...(options.flags ?? [])], {});
+  const deps: AppDeps = { config, db, logger, metrics: createMetrics({ threadPoolSize: 4 }), isLeader: () => false, ...options.deps };
+  const services: ServiceRegistration[] = [...svcServices(deps), transcodingService];
+  const app = await buildApp(deps, services);
+  await app.fastify.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.fastify.server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    port,
+    db,
+    database,
+    async close() {
+      app.beginShutdown();
+      await app.fastify.close();
+      await db.end();
+      if (!options.database) await database.drop();
+    },
+  };
+}

@@ -1,0 +1,19 @@
+// Periodic runners that only the leader runs (contract §15.7).
+import { addJob } from "../shared/jobs/jobs.store.ts";
+import type { Db } from "../shared/platform/db.ts";
+import type { Logger } from "../shared/platform/logger.ts";
+
+const CLEANUP_EVERY_MS = 60 * 60 * 1000;
+const PERMAFAILED_RETENTION_DAYS = 30;
+
+/** Starts the leader's runners; resolves to the function that stops them. */
+export async function startLeaderRunners(db: Db, logger: Logger): Promise<() => Promise<void>> {
+  const scheduleCleanup = () =>
+    addJob(db, "maintenance.cleanupJobs", { permafailedOlderThanDays: PERMAFAILED_RETENTION_DAYS }, {
+      jobKey: "maintenance.cleanupJobs",
+      jobKeyMode: "unsafe_dedupe",
+    }).catch((error: unknown) => logger.warn({ error }, "could not schedule the job clean-up"));
+  await scheduleCleanup();
+  const timer = setInterval(() => void scheduleCleanup(), CLEANUP_EVERY_MS);
+  return async () => clearInterval(timer);
+}

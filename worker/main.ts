@@ -1,0 +1,18 @@
+// The worker process (Procfile `worker`): runs background jobs; the leader
+// among workers also runs the periodic runners.
+import { createDb } from "../shared/platform/db.ts";
+import { runProcess } from "../shared/platform/process.ts";
+import { openStore } from "../shared/platform/store.ts";
+import { startWorker } from "./worker.ts";
+
+await runProcess("worker", async ({ config, logger }) => {
+  const store = await openStore(config, logger);
+  const db = await createDb(store.url, logger);
+  const worker = await startWorker({ url: store.url, db, logger });
+  logger.info("worker started");
+  return async () => {
+    await worker.stop();
+    await db.end();
+    await store.close();
+  };
+});

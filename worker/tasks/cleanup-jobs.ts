@@ -1,0 +1,13 @@
+// maintenance.cleanupJobs: removes permanently failed jobs once they are old.
+import type { Task } from "graphile-worker";
+import { parseJobPayload } from "../../shared/jobs/catalog.ts";
+import { deletePermafailedJobs } from "../../shared/jobs/jobs.store.ts";
+import type { Db } from "../../shared/platform/db.ts";
+
+export function cleanupJobs(db: Db): Task {
+  return async (raw, helpers) => {
+    const { permafailedOlderThanDays } = parseJobPayload("maintenance.cleanupJobs", raw);
+    const deleted = await deletePermafailedJobs(db, permafailedOlderThanDays);
+    helpers.logger.info(`deleted ${deleted} permanently failed jobs older than ${permafailedOlderThanDays} days`);
+  };
+}

@@ -1,0 +1,47 @@
+// The job runner: graphile-worker on its own pg pool (so that jobs finishing
+// during shutdown are recorded), the explicit task list, and the leader runners.
+import { run, type Runner } from "graphile-worker";
+import pg from "pg";
+import type { Db } from "../shared/platform/db.ts";
+import { startLeaderElection, type Leadership } from "../shared/platform/leader.ts";
+import type { Logger } from "../shared/platform/logger.ts";
+import { createGraphileLogger } from "./graphile-logger.ts";
+import { startLeaderRunners } from "./leader-runners.ts";
+import { createTaskList } from "./task-list.ts";
+
+export interface WorkerDeps {
+  url: string;
+  db: Db;
+  logger: Logger;
+  concurrency?: number;
+}
+
+export interface Worker {
+  leadership: Leadership;
+  /** Finishes running jobs, records them, and releases the leader lock. */
+  stop(): Promise<void>;
+}
+
+export async function startWorker(deps: WorkerDeps): Promise<Worker> {
+  const logger = deps.logger.child({ component: "worker" });
+  const pool = new pg.Pool({ connectionString: deps.url, max: (deps.concurrency ?? 5) + 2, application_name: "svc worker" });
+  pool.on("error", (error) => logger.warn({ error }, "job queue connection error"));
+  pool.on("connect", (client) => client.on("error", (error) => logger.warn({ error }, "job queue client error")));
+  const runner: Runner = await run({
+    pgPool: pool,
+    concurrency: deps.concurrency ?? 5,
+    noHandleSignals: true,
+    crontab: "", // periodic work is scheduled by the leader runners
+    taskList: createTaskList(deps.db),
+    logger: createGraphileLogger(logger),
+  });
+  const leadership = startLeaderElection({ url: deps.url, logger, onElected: () => startLeaderRunners(deps.db, logger) });
+  return {
+    leadership,
+    async stop() {
+      await leadership.stop();
+      await runner.stop();
+      await pool.end();
+    },
+  };
+}
