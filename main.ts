@@ -7,17 +7,20 @@ import { createDb } from "./shared/platform/db.ts";
 import { createMetrics } from "./shared/platform/metrics.ts";
 import { runProcess } from "./shared/platform/process.ts";
 import { openStore } from "./shared/platform/store.ts";
+import { createSettingCache } from "./shared/settings/setting-cache.ts";
 import { startWorker } from "./worker/worker.ts";
 
 await runProcess("server", async (context) => {
   const store = await openStore(context.config, context.logger);
   const db = await createDb(store.url, context.logger);
+  const settings = createSettingCache(store.url, db, context.logger);
   const metrics = createMetrics({ threadPoolSize: context.config.threadPoolSize, countJobs: () => countJobs(db) });
   const worker = await startWorker({ url: store.url, db, logger: context.logger });
-  const api = await startApi({ ...context, db, metrics, isLeader: worker.leadership.isLeader });
+  const api = await startApi({ ...context, db, metrics, settings, isLeader: worker.leadership.isLeader });
   return async () => {
     await api.stop();
     await worker.stop();
+    await settings.close();
     await db.end();
     await store.close();
   };

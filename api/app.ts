@@ -7,6 +7,7 @@ import { trustedProxyList, type Config } from "../shared/platform/config.ts";
 import type { Db } from "../shared/platform/db.ts";
 import type { Logger } from "../shared/platform/logger.ts";
 import type { Metrics } from "../shared/platform/metrics.ts";
+import type { SettingReader } from "../shared/settings/setting-cache.ts";
 import { registerClientIp } from "./client-ip.ts";
 import { registerOpenApi } from "./openapi/openapi.ts";
 import { registerDebugRoutes } from "./ops/debug.ts";
@@ -22,7 +23,7 @@ import { loggingInterceptor } from "./transport/interceptors/logging.ts";
 import { createUnaryInvoker } from "./transport/invoke-unary.ts";
 import { methodOptions } from "./transport/method-options.ts";
 import { restBindings } from "./transport/rest/bindings.ts";
-import { sendFastifyError, sendNotFound } from "./transport/rest/error-reply.ts";
+import { sendFastifyError, sendNotFound } from "./transport/error-reply.ts";
 import { registerRestRoutes } from "./transport/rest/routes.ts";
 import type { ServiceRegistration } from "./transport/services.ts";
 
@@ -31,6 +32,7 @@ export interface AppDeps {
   db: Db;
   logger: Logger;
   metrics: Metrics;
+  settings: SettingReader;
   /** Resolves access tokens. Until sign-in exists, no token resolves to a principal. */
   authenticate?: Authenticate;
   /** Decides IAM permissions. Until IAM policies exist, no principal holds a permission. */
@@ -97,7 +99,7 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
 export function svcServices(deps: AppDeps): ServiceRegistration[] {
   return [
     actuatorService({
-      db: deps.db,
+      settings: deps.settings,
       externalUrl: deps.config.externalUrl,
       ha: deps.config.ha,
       debug: deps.config.debug,

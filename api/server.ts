@@ -3,11 +3,13 @@
 import type { Db } from "../shared/platform/db.ts";
 import type { Metrics } from "../shared/platform/metrics.ts";
 import type { ProcessContext } from "../shared/platform/process.ts";
+import type { SettingReader } from "../shared/settings/setting-cache.ts";
 import { buildApp } from "./app.ts";
 
 export interface ApiDeps extends ProcessContext {
   db: Db;
   metrics: Metrics;
+  settings: SettingReader;
   isLeader: () => boolean;
 }
 

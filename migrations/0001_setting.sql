@@ -7,3 +7,13 @@ create table setting (
   update_time timestamptz not null default now(),
   updater     text
 );
+
+-- Every change is announced, so processes that cache settings drop their copy.
+create function setting_notify_change() returns trigger language plpgsql as $$
+begin
+  perform pg_notify('setting_changed', coalesce(new.name, old.name));
+  return null;
+end $$;
+
+create trigger setting_changed after insert or update or delete on setting
+  for each row execute function setting_notify_change();

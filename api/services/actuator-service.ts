@@ -2,13 +2,13 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { ActuatorInfoSchema, ActuatorService } from "../../shared/gen/svc/v1/actuator_service_pb.js";
-import type { Db } from "../../shared/platform/db.ts";
 import { gitCommit, version } from "../../shared/platform/version.ts";
+import type { SettingReader } from "../../shared/settings/setting-cache.ts";
 import { getSignInOptions } from "../../shared/settings/workspace-profile.ts";
 import { registration } from "../transport/services.ts";
 
 export interface ActuatorDeps {
-  db: Db;
+  settings: SettingReader;
   externalUrl: string | undefined;
   ha: boolean;
   debug: boolean;
@@ -19,7 +19,7 @@ export interface ActuatorDeps {
 export function actuatorService(deps: ActuatorDeps) {
   return registration(ActuatorService, {
     async getActuatorInfo() {
-      const profile = await getSignInOptions(deps.db);
+      const profile = await getSignInOptions(deps.settings);
       return create(ActuatorInfoSchema, {
         version,
         gitCommit,

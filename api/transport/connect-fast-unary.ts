@@ -22,6 +22,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "f
 import { toConnectError } from "./connect-error.ts";
 import { requestContextValues, requestHeaders } from "./context.ts";
 import { httpStatusOf } from "./http-status.ts";
+import { sendError } from "./error-reply.ts";
 import type { UnaryInvoker } from "./invoke-unary.ts";
 import { isUnary } from "./services.ts";
 
@@ -55,7 +56,9 @@ export function createFastUnaryHook(options: FastUnaryOptions): preHandlerAsyncH
   return async function fastUnary(req: FastifyRequest, reply: FastifyReply) {
     if (req.method !== "POST") return;
     const route = routes.get(req.routeOptions.url ?? "");
-    const type = parseContentType(req.headers["content-type"] ?? null);
+    const contentType = req.headers["content-type"] ?? "";
+    const type = parseContentType(contentType);
+    if (route && !type && !RPC_CONTENT_TYPE.test(contentType)) return sendError(reply, unsupportedContentType(contentType), 415);
     if (!route || !type || type.stream) return; // connect-fastify answers these
     await answer(options, route, type.binary, req, reply);
     return reply;
@@ -131,6 +134,12 @@ async function answer(options: FastUnaryOptions, route: UnaryRoute, binary: bool
 }
 
 const OVERSIZED = Symbol("oversized body");
+// Content types of the protocols connect-fastify serves (Connect streaming, gRPC, gRPC-Web).
+const RPC_CONTENT_TYPE = /^application\/(connect\+|grpc)/i;
+
+function unsupportedContentType(contentType: string): ConnectError {
+  return new ConnectError(`unsupported Content-Type "${contentType}"; send application/json or application/proto`, Code.InvalidArgument);
+}
 const PROTOCOL_HEADERS = new Set(["content-type", "content-length", "content-encoding", "accept-encoding", "connect-timeout-ms", "connect-protocol-version"]);
 
 function readBody(req: FastifyRequest, maxBytes: number): Promise<Uint8Array> {

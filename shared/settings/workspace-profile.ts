@@ -1,7 +1,6 @@
 // WORKSPACE_PROFILE as the rest of the service reads it: the stored fields
 // with the specification's defaults filled in (contract §7.2).
-import type { CommonQueryMethods } from "slonik";
-import { getStoredSetting } from "./setting.store.ts";
+import type { SettingReader } from "./setting-cache.ts";
 
 export interface SignInOptions {
   title: string;
@@ -22,8 +21,8 @@ const DEFAULTS: SignInOptions = {
 };
 
 /** The sign-in facts of the workspace profile; stored values over defaults. */
-export async function getSignInOptions(db: CommonQueryMethods): Promise<SignInOptions> {
-  const stored = (await getStoredSetting(db, "WORKSPACE_PROFILE")) ?? {};
+export async function getSignInOptions(settings: SettingReader): Promise<SignInOptions> {
+  const stored = (await settings.get("WORKSPACE_PROFILE")) ?? {};
   const pick = <K extends keyof SignInOptions>(key: K): SignInOptions[K] => {
     const value = stored[key];
     return typeof value === typeof DEFAULTS[key] ? (value as SignInOptions[K]) : DEFAULTS[key];

@@ -5,6 +5,7 @@ import type { ServiceRegistration } from "../../api/transport/services.ts";
 import { loadConfig } from "../../shared/platform/config.ts";
 import { createDb, type Db } from "../../shared/platform/db.ts";
 import { createMetrics } from "../../shared/platform/metrics.ts";
+import { createSettingCache } from "../../shared/settings/setting-cache.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 import { quietLogger } from "./logger.ts";
 import { transcodingService } from "./transcoding-service.ts";
@@ -28,7 +29,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger = quietLogger();
   const db = await createDb(database.url, logger, { maxPoolSize: 5 });
   const config = loadConfig(["--port", "0", ...(options.flags ?? [])], {});
-  const deps: AppDeps = { config, db, logger, metrics: createMetrics({ threadPoolSize: 4 }), isLeader: () => false, ...options.deps };
+  const settings = createSettingCache(database.url, db, logger);
+  const metrics = createMetrics({ threadPoolSize: 4 });
+  const deps: AppDeps = { config, db, logger, metrics, settings, isLeader: () => false, ...options.deps };
   const services: ServiceRegistration[] = [...svcServices(deps), transcodingService];
   const app = await buildApp(deps, services);
   await app.fastify.listen({ port: 0, host: "127.0.0.1" });
@@ -42,6 +45,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       app.beginShutdown();
       await app.fastify.close();
+      await settings.close();
       await db.end();
       if (!options.database) await database.drop();
     },

@@ -7,7 +7,7 @@ import { toConnectError } from "../connect-error.ts";
 import { requestContextValues, requestHeaders } from "../context.ts";
 import type { UnaryInvoker } from "../invoke-unary.ts";
 import type { RestBinding } from "./bindings.ts";
-import { sendError, sendFastifyError } from "./error-reply.ts";
+import { sendError, sendFastifyError } from "../error-reply.ts";
 import { variableValues } from "./path-template.ts";
 import { buildRequestMessage } from "./request-message.ts";
 

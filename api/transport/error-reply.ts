@@ -3,8 +3,8 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { errorToJson } from "@connectrpc/connect/protocol-connect";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { toConnectError } from "../connect-error.ts";
-import { httpStatusOf } from "../http-status.ts";
+import { toConnectError } from "./connect-error.ts";
+import { httpStatusOf } from "./http-status.ts";
 
 export function sendError(reply: FastifyReply, error: ConnectError, status = httpStatusOf(error.code)): FastifyReply {
   error.metadata.forEach((value, key) => {
