@@ -15,7 +15,7 @@ export async function registerDebugRoutes(app: FastifyInstance): Promise<void> {
   );
   app.get<{ Querystring: { seconds?: string } }>("/debug/pprof/profile", async (req, reply) => {
     const seconds = profileSeconds(req.query.seconds);
-    const profile = await pprof.time.profile({ durationMillis: seconds * 1000, intervalMicros: 10_000, collectCpuTime: true });
+    const profile = await pprof.time.profile({ durationMillis: seconds * 1000, intervalMicros: 10_000, withContexts: true, collectCpuTime: true });
     return reply.type("application/octet-stream").header("content-disposition", 'attachment; filename="profile.pb.gz"').send(await pprof.encode(profile));
   });
   app.get("/debug/pprof/heap", async (_req, reply) => {
