@@ -54,22 +54,33 @@ interface Source {
   line: number;
 }
 
-/** The first stack frame outside pino and this file: where the log call was made. */
+/**
+ * Where the log call was made: the first frame in the project's own code, or,
+ * for lines that libraries write (Fastify, graphile-worker), the first frame
+ * of that library outside pino.
+ */
 function callSite(): Source | undefined {
   const originalPrepare = Error.prepareStackTrace;
   const originalLimit = Error.stackTraceLimit;
   const holder: { stack?: NodeJS.CallSite[] } = {};
   Error.prepareStackTrace = (_, frames) => frames;
-  Error.stackTraceLimit = 12;
+  Error.stackTraceLimit = 16;
   Error.captureStackTrace(holder, callSite);
   const frames = holder.stack ?? [];
   Error.prepareStackTrace = originalPrepare;
   Error.stackTraceLimit = originalLimit;
+  let library: NodeJS.CallSite | undefined;
   for (const frame of frames) {
     const file = frame.getFileName() ?? "";
-    if (file.includes("/node_modules/") || file.startsWith("node:") || file.endsWith("/platform/logger.ts")) continue;
-    const path = file.startsWith("file://") ? fileURLToPath(file) : file;
-    return { function: frame.getFunctionName() ?? "<anonymous>", file: relative(projectRoot, path), line: frame.getLineNumber() ?? 0 };
+    if (!file || file.startsWith("node:") || file.includes("/node_modules/pino") || file.endsWith("/platform/logger.ts")) continue;
+    if (!file.includes("/node_modules/")) return source(frame);
+    library ??= frame;
   }
-  return undefined;
+  return library && source(library);
+}
+
+function source(frame: NodeJS.CallSite): Source {
+  const file = frame.getFileName() ?? "";
+  const path = file.startsWith("file://") ? fileURLToPath(file) : file;
+  return { function: frame.getFunctionName() ?? "<anonymous>", file: relative(projectRoot, path), line: frame.getLineNumber() ?? 0 };
 }
