@@ -9,10 +9,7 @@ import { startWorker } from "./worker/worker.ts";
 await runProcess("server", async (context) => {
   const resources = await openResources(context);
   const worker = await startWorker({ url: resources.store.url, db: resources.db, logger: context.logger });
+  context.onStop(() => worker.stop());
   const api = await startApi({ ...context, ...resources, isLeader: worker.leadership.isLeader });
-  return async () => {
-    await api.stop();
-    await worker.stop();
-    await resources.close();
-  };
+  context.onStop(() => api.stop());
 });

@@ -6,8 +6,5 @@ import { startApi } from "./server.ts";
 await runProcess("api", async (context) => {
   const resources = await openResources(context);
   const api = await startApi({ ...context, ...resources, isLeader: () => false });
-  return async () => {
-    await api.stop();
-    await resources.close();
-  };
+  context.onStop(() => api.stop());
 });

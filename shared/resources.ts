@@ -1,4 +1,5 @@
-// What every API-serving process opens at start-up, and closes last.
+// What every API-serving process opens at start-up; each piece is registered
+// to close (in reverse order) when the process stops or its start fails.
 import { countJobs } from "./jobs/jobs.store.ts";
 import { createDb, type Db } from "./platform/db.ts";
 import { createMetrics, type Metrics } from "./platform/metrics.ts";
@@ -11,23 +12,16 @@ export interface Resources {
   db: Db;
   settings: SettingCache;
   metrics: Metrics;
-  close(): Promise<void>;
 }
 
-export async function openResources({ config, logger }: ProcessContext): Promise<Resources> {
+export async function openResources(context: ProcessContext): Promise<Resources> {
+  const { config, logger, onStop } = context;
   const store = await openStore(config, logger);
+  onStop(() => store.close());
   const db = await createDb(store.url, logger);
+  onStop(() => db.end());
   const settings = createSettingCache(store.url, db, logger);
+  onStop(() => settings.close());
   const metrics = createMetrics({ threadPoolSize: config.threadPoolSize, countJobs: () => countJobs(db) });
-  return {
-    store,
-    db,
-    settings,
-    metrics,
-    async close() {
-      await settings.close();
-      await db.end();
-      await store.close();
-    },
-  };
+  return { store, db, settings, metrics };
 }

@@ -27,19 +27,25 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   const pgDir = join(dataDir, "pg");
   await mkdir(dataDir, { recursive: true });
   const password = await readOrCreatePassword(join(dataDir, "pg-password"));
+  const ownerFile = join(dataDir, "pg-owner.pid");
   const running = await livePostmaster(pgDir);
   let stop: () => Promise<void>;
   let port: number;
   if (running) {
     port = running.port;
-    const orphan = parentPid(running.pid) === 1;
+    // Adopt a server whose owner is gone (an unclean stop); share one that a
+    // live process of ours still runs.
+    const owner = await readOwner(ownerFile);
+    const orphan = owner === undefined || !isAlive(owner);
     logger.warn({ pid: running.pid, port, orphan }, "reusing the embedded PostgreSQL left running by an earlier start");
+    if (orphan) await writeFile(ownerFile, `${process.pid}\n`);
     stop = orphan ? () => stopPostmaster(running.pid) : async () => {};
   } else {
     port = await freePort();
     const server = await createServerHandle(pgDir, port, password, logger);
     if (!existsSync(join(pgDir, "PG_VERSION"))) await server.initialise();
     await server.start();
+    await writeFile(ownerFile, `${process.pid}\n`);
     stop = () => server.stop();
   }
   const base = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
@@ -93,25 +99,27 @@ async function livePostmaster(pgDir: string): Promise<Postmaster | undefined> {
   return undefined;
 }
 
-function isPostgresProcess(pid: number): boolean {
+async function readOwner(file: string): Promise<number | undefined> {
+  if (!existsSync(file)) return undefined;
+  const pid = Number((await readFile(file, "utf8")).trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
+    return true;
   } catch {
     return false;
   }
+}
+
+function isPostgresProcess(pid: number): boolean {
+  if (!isAlive(pid)) return false;
   try {
     return readProc(pid, "cmdline").includes("postgres");
   } catch {
     return true; // no /proc: trust the signal probe
-  }
-}
-
-function parentPid(pid: number): number | undefined {
-  try {
-    const stat = readProc(pid, "stat");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-  } catch {
-    return undefined;
   }
 }
 

@@ -27,7 +27,9 @@ export function startLeaderElection(options: LeaderOptions): Leadership {
   let stopRunners: (() => Promise<void>) | undefined;
   let timer: NodeJS.Timeout | undefined;
 
+  // One pending step at a time: a new schedule replaces the old one.
   const schedule = (ms: number, step: () => Promise<void>) => {
+    clearTimeout(timer);
     if (!stopped) timer = setTimeout(() => void step(), ms);
   };
 
@@ -50,9 +52,11 @@ export function startLeaderElection(options: LeaderOptions): Leadership {
     try {
       client ??= await connect(options.url, (error) => void dropClient(`leader connection failed: ${error.message}`).then(() => schedule(retryMs, tryAcquire)));
       const { rows } = await client.query<{ acquired: boolean }>("select pg_try_advisory_lock($1) as acquired", [LEADER_LOCK]);
+      if (stopped) return void (await dropClient("shutting down")); // the lock goes with the connection
       if (!rows[0]?.acquired) return schedule(retryMs, tryAcquire);
       options.logger.info("this process is the leader: running the background runners");
       stopRunners = await options.onElected();
+      if (stopped) return void (await dropClient("shutting down"));
       schedule(healthCheckMs, checkHealth);
     } catch (error) {
       await dropClient(`could not take the leader lock: ${(error as Error).message}`);

@@ -1,64 +1,71 @@
-// The life of every entry point: read the config, start, and drain on
-// SIGTERM/SIGINT. A bad flag exits with 2, a failed start (migrations
-// included) with 1, a clean drain with 0.
+// The life of every entry point: read the config, start, and stop on
+// SIGTERM/SIGINT. What start-up opens is registered with onStop and closed in
+// reverse order — after a drain, and also when start-up fails half-way.
+// Exit codes: a bad flag 2, a failed start (migrations included) 1, a clean stop 0.
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { createLogger, type Logger } from "./logger.ts";
 
 export interface ProcessContext {
   config: Config;
   logger: Logger;
+  /** Registers how to close something start-up opened; the last registered closes first. */
+  onStop(close: () => Promise<void>): void;
 }
-
-/** Starts the process; resolves to the function that drains and stops it. */
-export type Start = (context: ProcessContext) => Promise<() => Promise<void>>;
 
 const DRAIN_TIMEOUT_MS = 30_000;
 
-export async function runProcess(name: string, start: Start): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig(process.argv.slice(2), process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${name}: ${error.message}\n`);
-    process.exit(2);
-  }
+export async function runProcess(name: string, start: (context: ProcessContext) => Promise<void>): Promise<void> {
+  const config = configOrExit(name);
   const logger = createLogger({ json: config.jsonLogging, debug: config.debug });
-  let stop: () => Promise<void>;
-  try {
-    stop = await start({ config, logger });
-  } catch (error) {
-    logger.fatal({ error }, `${name} failed to start`);
-    logger.flush();
-    process.exitCode = 1;
-    setImmediate(() => process.exit(1));
-    return;
-  }
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn({ signal }, "second signal: exiting without waiting");
-      process.exit(1);
+  const closers: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const close of closers.splice(0).reverse()) {
+      await close().catch((error: unknown) => logger.error({ error }, "a component did not stop cleanly"));
     }
-    stopping = true;
-    logger.info({ signal }, `${name} is shutting down`);
+  };
+  let started = false;
+  let stopRequested = false;
+  const stopAndExit = () => {
     const force = setTimeout(() => {
       logger.error("shutdown took too long; exiting");
       process.exit(1);
     }, DRAIN_TIMEOUT_MS);
     force.unref();
-    stop().then(
-      () => {
-        logger.info(`${name} stopped`);
-        logger.flush();
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ error }, "shutdown failed");
-        process.exit(1);
-      },
-    );
+    void stopAll().then(() => {
+      logger.info(`${name} stopped`);
+      logger.flush();
+      process.exit(0);
+    });
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopRequested) {
+      logger.warn({ signal }, "second signal: exiting without waiting");
+      process.exit(1);
+    }
+    stopRequested = true;
+    logger.info({ signal }, `${name} is shutting down`);
+    if (started) stopAndExit(); // during start-up, the stop follows once start returns
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
+  try {
+    await start({ config, logger, onStop: (close) => void closers.push(close) });
+  } catch (error) {
+    logger.fatal({ error }, `${name} failed to start`);
+    await stopAll();
+    logger.flush();
+    process.exit(1);
+  }
+  started = true;
+  if (stopRequested) stopAndExit();
+}
+
+function configOrExit(name: string): Config {
+  try {
+    return loadConfig(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${name}: ${error.message}\n`);
+    process.exit(2);
+  }
 }
