@@ -1,0 +1,67 @@
+// Starts a bench server script in a child process (pinned to the server core)
+// and waits for the first stdout line, {"port": N}. stop() sends SIGTERM and
+// waits, so that a --cpu-prof profile gets written.
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { pinnedToServerCore } from "./cpu.ts";
+import { note } from "./types.ts";
+
+export interface ChildServer {
+  port: number;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 60_000;
+
+/** script: a file name under bench/, e.g. "server-process.ts". */
+export async function startChildServer(script: string, env: Record<string, string>, cpuProfDir?: string): Promise<ChildServer> {
+  const path = fileURLToPath(new URL(`../${script}`, import.meta.url));
+  const nodeArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, path] : [path];
+  const [command, args] = pinnedToServerCore(process.execPath, nodeArgs);
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const port = await firstPort(child, script);
+  note(`${script} listening on 127.0.0.1:${port} (pid ${child.pid})`);
+  return {
+    port,
+    pid: child.pid!,
+    stop: () => stopChild(child),
+  };
+}
+
+function firstPort(child: ChildProcess, script: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let buffered = "";
+    const timer = setTimeout(() => fail(new Error(`${script} did not report its port within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(error);
+    };
+    child.once("exit", (code, signal) => fail(new Error(`${script} exited before listening (code ${code}, signal ${signal})`)));
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const newline = buffered.indexOf("\n");
+      if (newline < 0) return;
+      clearTimeout(timer);
+      child.removeAllListeners("exit");
+      child.stdout!.removeAllListeners("data");
+      child.stdout!.resume();
+      const port = Number((JSON.parse(buffered.slice(0, newline)) as { port?: unknown }).port);
+      if (Number.isInteger(port) && port > 0) resolve(port);
+      else fail(new Error(`${script} printed no port: ${buffered.slice(0, newline)}`));
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    child.once("exit", () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}

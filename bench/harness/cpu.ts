@@ -1,0 +1,67 @@
+// CPU placement: servers under test on core 0, this process (the load
+// generator) on the other cores, so the two never share a core. Needs
+// taskset and at least two cores; otherwise everything floats.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { note } from "./types.ts";
+
+const SERVER_CORE = "0";
+
+function hasTaskset(): boolean {
+  try {
+    execFileSync("taskset", ["-V"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const pinning = availableParallelism() >= 2 && hasTaskset();
+
+/** The command line that starts `args` pinned to the server core when pinning is possible. */
+export function pinnedToServerCore(command: string, args: string[]): [string, string[]] {
+  return pinning ? ["taskset", ["-c", SERVER_CORE, command, ...args]] : [command, args];
+}
+
+/**
+ * Moves this process (every thread) off the server core. Call it after the
+ * embedded PostgreSQL has started, so that PostgreSQL stays unpinned.
+ */
+export function pinSelfToGeneratorCores(): void {
+  if (!pinning) {
+    note("not pinning CPUs (needs taskset and 2+ cores): servers and load generator share the CPUs");
+    return;
+  }
+  const cores = `1-${availableParallelism() - 1}`;
+  execFileSync("taskset", ["-a", "-p", "-c", cores, String(process.pid)], { stdio: "ignore" });
+  note(`servers pinned to core ${SERVER_CORE}, load generator to core(s) ${cores}`);
+}
+
+/** CPU seconds (user + system) a process has used so far; undefined without /proc. */
+export function processCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100 on Linux)
+  } catch {
+    return undefined;
+  }
+}
+
+/** Measures CPU use of the server child and of this process over `work`, in cores. */
+export async function withCpuUse<T>(serverPid: number, work: () => Promise<T>): Promise<{ result: T; serverCpu?: number; generatorCpu: number }> {
+  const serverStart = processCpuSeconds(serverPid);
+  const selfStart = process.cpuUsage();
+  const started = performance.now();
+  const result = await work();
+  const elapsedS = (performance.now() - started) / 1000;
+  const self = process.cpuUsage(selfStart);
+  const serverEnd = processCpuSeconds(serverPid);
+  const serverCpu = serverStart === undefined || serverEnd === undefined ? undefined : round2((serverEnd - serverStart) / elapsedS);
+  return { result, serverCpu, generatorCpu: round2((self.user + self.system) / 1e6 / elapsedS) };
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}

@@ -1,0 +1,60 @@
+// The shapes every figure shares: what a figure is, what it is given, and the
+// rows it returns. `npm run bench -- --json` prints only the five public row
+// fields; `detail` feeds the readable table.
+
+/** One measured figure, compared with a baseline measured in the same run. */
+export interface Row {
+  name: string;
+  value: number;
+  unit: string;
+  baseline: number;
+  ratio: number;
+  detail?: RowDetail;
+}
+
+export interface RowDetail {
+  p50Ms?: number;
+  p99Ms?: number;
+  baselineP50Ms?: number;
+  baselineP99Ms?: number;
+  /** Minimum acceptable ratio, when the figure has a target. */
+  target?: number;
+  /** Server and load-generator CPU use over the measured window (1 = one core). */
+  serverCpu?: number;
+  generatorCpu?: number;
+  note?: string;
+}
+
+export interface BenchOptions {
+  /** Measured seconds per target. */
+  durationS: number;
+  /** Discarded warm-up seconds per target. */
+  warmupS: number;
+  /** HTTP/1.1 connections, and concurrent HTTP/2 streams in total. */
+  connections: number;
+  /** HTTP/2 sessions the concurrent streams are spread over. */
+  h2Sessions: number;
+  /** Directory for server CPU profiles (node --cpu-prof); undefined = no profiling. */
+  cpuProfDir: string | undefined;
+}
+
+export interface BenchContext extends BenchOptions {
+  /** A migrated database of this run's own, dropped at the end. */
+  databaseUrl: string;
+}
+
+export interface Figure {
+  name: string;
+  description: string;
+  run(context: BenchContext): Promise<Row[]>;
+}
+
+/** value/baseline rounded to 2 decimals; 0 when there is no baseline. */
+export function ratioOf(value: number, baseline: number): number {
+  return baseline > 0 ? Math.round((value / baseline) * 100) / 100 : 0;
+}
+
+/** Progress and diagnostics go to stderr; stdout carries only the result. */
+export function note(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}

@@ -1,0 +1,60 @@
+// `npm run bench [-- <figure>...] [--json]`: runs the registered figures (all
+// by default) and prints their rows — a readable table, or with --json one
+// JSON array of {name, value, unit, baseline, ratio} on stdout and nothing
+// else (progress goes to stderr). Flags: see harness/options.ts (--help).
+// A figure is a bench/figures/<name>.ts exporting a Figure; add it to FIGURES.
+import { loadavg } from "node:os";
+import { actuatorFigure } from "./figures/actuator.ts";
+import { pinSelfToGeneratorCores } from "./harness/cpu.ts";
+import { openBenchDatabase } from "./harness/database.ts";
+import { parseCommandLine, USAGE, type CommandLine } from "./harness/options.ts";
+import { toJson, toTable } from "./harness/report.ts";
+import { note, type BenchContext, type Figure, type Row } from "./harness/types.ts";
+
+const FIGURES: readonly Figure[] = [actuatorFigure];
+
+const commandLine = commandLineOrExit();
+if (commandLine.list) {
+  for (const figure of FIGURES) process.stdout.write(`${figure.name}\t${figure.description}\n`);
+  process.exit(0);
+}
+const selected = commandLine.figures.length ? commandLine.figures.map(figureNamed) : FIGURES;
+
+const load1 = loadavg()[0] ?? 0;
+if (load1 > 0.5) note(`load average is ${load1.toFixed(2)} before the run: other work on this machine may skew the figures`);
+
+// The database (an embedded PostgreSQL included) starts before this process
+// is pinned to the load-generator cores, so PostgreSQL keeps every core.
+const database = await openBenchDatabase();
+// Ctrl-C reaches the server children too (same process group); drop the database before leaving.
+process.once("SIGINT", () => void database.close().finally(() => process.exit(130)));
+const rows: Row[] = [];
+try {
+  pinSelfToGeneratorCores();
+  const context: BenchContext = { ...commandLine.options, databaseUrl: database.url };
+  note(`warm-up ${context.warmupS} s, measured ${context.durationS} s per target, ${context.connections} connections/streams`);
+  if (context.cpuProfDir) note(`server CPU profiles go to ${context.cpuProfDir} (profiling slows the servers: figures are for diagnosis only)`);
+  for (const figure of selected) {
+    note(`figure ${figure.name}: ${figure.description}`);
+    rows.push(...(await figure.run(context)));
+  }
+} finally {
+  await database.close();
+}
+process.stdout.write(commandLine.json ? `${toJson(rows)}\n` : toTable(rows));
+
+function figureNamed(name: string): Figure {
+  const figure = FIGURES.find((f) => f.name === name);
+  if (figure) return figure;
+  process.stderr.write(`unknown figure "${name}"; known: ${FIGURES.map((f) => f.name).join(", ")}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function commandLineOrExit(): CommandLine {
+  try {
+    return parseCommandLine(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
