@@ -1,8 +1,7 @@
 // /healthz (the process serves) and /readyz (the store answers, migrations
 // done, not shutting down) — contract §15.2.
 import type { FastifyInstance } from "fastify";
-import { sql } from "slonik";
-import type { Db } from "../../shared/platform/db.ts";
+import { ping, type Db } from "../../shared/platform/db.ts";
 
 export interface Readiness {
   db: Db;
@@ -27,7 +26,7 @@ async function storeProblem(db: Db): Promise<string | undefined> {
   const timeout = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve("the metadata store did not answer within 1 s"), STORE_CHECK_TIMEOUT_MS);
   });
-  const check = db.oneFirst(sql.unsafe`select 1`).then(
+  const check = ping(db).then(
     () => undefined,
     (error: Error) => `the metadata store is unreachable: ${error.message}`,
   );

@@ -1,5 +1,5 @@
 // The metadata store: one slonik pool (on pg) for domain queries.
-import { createPool, SchemaValidationError, type DatabasePool, type DatabaseTransactionConnection, type Interceptor } from "slonik";
+import { createPool, SchemaValidationError, sql, type DatabasePool, type DatabaseTransactionConnection, type Interceptor } from "slonik";
 import type { Logger } from "./logger.ts";
 
 export type Db = DatabasePool;
@@ -43,3 +43,8 @@ const resultParser: Interceptor = {
     return result.value as typeof row;
   },
 };
+
+/** Resolves when the store answers a trivial query. */
+export async function ping(db: Db): Promise<void> {
+  await db.oneFirst(sql.unsafe`select 1`);
+}
