@@ -4,6 +4,7 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { addJob } from "../shared/jobs/jobs.store.ts";
 import { startEmbeddedPostgres } from "../shared/platform/embedded-postgres.ts";
 import { migrate } from "../shared/platform/migrate.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
@@ -31,7 +32,13 @@ describe("ops routes", () => {
   });
 
   it("/metrics is valid Prometheus text with the HTTP, business and runtime metrics", async () => {
+    await addJob(app.db, "maintenance.cleanupJobs", { permafailedOlderThanDays: 30 }); // no worker runs here
     await fetch(`${app.baseUrl}/v1/shelves/s1/things/t1`);
+    await fetch(`${app.baseUrl}/svctest.v1.TranscodingService/CountThings`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     const res = await fetch(`${app.baseUrl}/metrics`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
@@ -65,6 +72,11 @@ describe("ops routes", () => {
     assert.ok(counted, "requests are counted by route template, not raw path");
     assert.match(counted, /protocol="rest"/);
     assert.match(counted, /status_code="200"/);
+    const rpc = samples.find((l) => l.startsWith("http_requests_total{") && l.includes('route="/svctest.v1.TranscodingService/CountThings"'));
+    assert.ok(rpc, "RPC routes are counted too");
+    assert.match(rpc, /protocol="connect"/);
+    assert.match(text, /^svc_jobs_pending 1$/m, "job gauges are read from the queue");
+    assert.match(text, /^svc_jobs_running 0$/m);
   });
 
   it("/debug/pprof does not exist without --debug", async () => {

@@ -9,6 +9,8 @@ import { createGraphileLogger } from "./graphile-logger.ts";
 import { startLeaderRunners } from "./leader-runners.ts";
 import { createTaskList } from "./task-list.ts";
 
+const DEFAULT_CONCURRENCY = 5;
+
 export interface WorkerDeps {
   url: string;
   db: Db;
@@ -24,12 +26,14 @@ export interface Worker {
 
 export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const logger = deps.logger.child({ component: "worker" });
-  const pool = new pg.Pool({ connectionString: deps.url, max: (deps.concurrency ?? 5) + 2, application_name: "svc worker" });
+  const concurrency = deps.concurrency ?? DEFAULT_CONCURRENCY;
+  // One connection per running job, plus graphile-worker's listener and its batch writes.
+  const pool = new pg.Pool({ connectionString: deps.url, max: concurrency + 2, application_name: "svc worker" });
   pool.on("error", (error) => logger.warn({ error }, "job queue connection error"));
   pool.on("connect", (client) => client.on("error", (error) => logger.warn({ error }, "job queue client error")));
   const runner: Runner = await run({
     pgPool: pool,
-    concurrency: deps.concurrency ?? 5,
+    concurrency,
     noHandleSignals: true,
     crontab: "", // periodic work is scheduled by the leader runners
     taskList: createTaskList(deps.db),

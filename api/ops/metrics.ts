@@ -4,6 +4,8 @@ import type { Metrics } from "../../shared/platform/metrics.ts";
 import { protocolOfContentType, type ApiProtocol } from "../transport/context.ts";
 
 const kStart = Symbol("request start");
+/** `/<package>.<Service>/<Method>`: the route of a Connect, gRPC or gRPC-Web call. */
+const RPC_ROUTE = /^\/[a-z][a-z0-9_]*(\.[a-z0-9_]+)*\.[A-Z]\w*\/[A-Z]\w*$/;
 
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook("onRequest", async (req) => {
@@ -26,6 +28,6 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
 function protocolOf(req: FastifyRequest): ApiProtocol | "http" {
   if (req.routeOptions.config && "binding" in req.routeOptions.config) return "rest";
   const url = req.routeOptions.url ?? "";
-  if (/^\/svc\.v1\.[A-Za-z]+\/[A-Za-z]+$/.test(url)) return protocolOfContentType(req.headers["content-type"]);
+  if (RPC_ROUTE.test(url)) return protocolOfContentType(req.headers["content-type"]);
   return "http";
 }

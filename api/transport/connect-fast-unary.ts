@@ -20,7 +20,7 @@ import {
 } from "@connectrpc/connect/protocol-connect";
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
 import { toConnectError } from "./connect-error.ts";
-import { requestContextValues, requestHeaders } from "./context.ts";
+import { abortWhenClientLeaves, requestContextValues, requestHeaders } from "./context.ts";
 import { httpStatusOf } from "./http-status.ts";
 import { sendError } from "./error-reply.ts";
 import type { UnaryInvoker } from "./invoke-unary.ts";
@@ -78,11 +78,7 @@ async function answer(options: FastUnaryOptions, route: UnaryRoute, binary: bool
   let responseTrailer = new Headers();
   let status = 200;
   let body: Uint8Array;
-  const controller = new AbortController();
-  const onClose = () => {
-    if (!reply.raw.writableFinished) controller.abort(new ConnectError("the client went away", Code.Canceled));
-  };
-  reply.raw.once("close", onClose);
+  const { controller, release } = abortWhenClientLeaves(reply);
   let timer: NodeJS.Timeout | undefined;
   try {
     if (compression.error) throw compression.error;
@@ -118,7 +114,7 @@ async function answer(options: FastUnaryOptions, route: UnaryRoute, binary: bool
     body = errorToJsonBytes(error, {});
   } finally {
     clearTimeout(timer);
-    reply.raw.off("close", onClose);
+    release();
   }
   if (compression.response && body.byteLength >= options.compressMinBytes) {
     body = await compression.response.compress(body);

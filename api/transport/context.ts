@@ -1,7 +1,7 @@
 // Request facts that travel with every call through the interceptor chain,
 // filled once at the edge from the Fastify request (all three API forms).
-import { createContextKey, createContextValues, type ContextValues } from "@connectrpc/connect";
-import type { FastifyRequest } from "fastify";
+import { Code, ConnectError, createContextKey, createContextValues, type ContextValues } from "@connectrpc/connect";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "../../shared/platform/logger.ts";
 
 export type ApiProtocol = "rest" | "connect" | "grpc" | "grpc-web";
@@ -59,4 +59,17 @@ export function requestHeaders(req: FastifyRequest): Headers {
     else headers.set(key, value);
   }
   return headers;
+}
+
+/**
+ * An abort controller for one call that fires Canceled when the client goes
+ * away before the response is written; release() when the call is over.
+ */
+export function abortWhenClientLeaves(reply: FastifyReply): { controller: AbortController; release: () => void } {
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!reply.raw.writableFinished) controller.abort(new ConnectError("the client went away", Code.Canceled));
+  };
+  reply.raw.once("close", onClose);
+  return { controller, release: () => reply.raw.off("close", onClose) };
 }

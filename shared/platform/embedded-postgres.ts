@@ -2,7 +2,7 @@
 // (contract §15.8). It lives in <data>/pg and listens on 127.0.0.1 only.
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { chmod, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
@@ -82,7 +82,6 @@ async function readOrCreatePassword(file: string): Promise<string> {
   if (existsSync(file)) return (await readFile(file, "utf8")).trim();
   const password = randomBytes(24).toString("base64url");
   await writeFile(file, `${password}\n`, { mode: 0o600 });
-  await chmod(file, 0o600);
   return password;
 }
 

@@ -28,11 +28,6 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   registerGoCompatibility(registry, options.threadPoolSize);
-  let jobCounts: Promise<{ pending: number; running: number }> | undefined;
-  // Both job gauges are filled from one query per scrape.
-  const readJobCounts = () => (jobCounts ??= (options.countJobs?.() ?? Promise.resolve({ pending: 0, running: 0 })).finally(() => {
-    setImmediate(() => (jobCounts = undefined));
-  }));
   const httpLabels = ["method", "route", "status_code", "protocol"] as const;
   return {
     registry,
@@ -64,7 +59,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
       help: "Background jobs waiting to run.",
       registers: [registry],
       async collect() {
-        if (options.countJobs) this.set((await readJobCounts()).pending);
+        if (options.countJobs) this.set((await options.countJobs()).pending);
       },
     }),
     jobsRunning: new Gauge({
@@ -72,7 +67,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
       help: "Background jobs running now.",
       registers: [registry],
       async collect() {
-        if (options.countJobs) this.set((await readJobCounts()).running);
+        if (options.countJobs) this.set((await options.countJobs()).running);
       },
     }),
   };

@@ -3,6 +3,7 @@
 import { buildApp, svcServices, type AppDeps } from "../../api/app.ts";
 import type { ServiceRegistration } from "../../api/transport/services.ts";
 import { loadConfig } from "../../shared/platform/config.ts";
+import { countJobs } from "../../shared/jobs/jobs.store.ts";
 import { createDb, type Db } from "../../shared/platform/db.ts";
 import { createMetrics } from "../../shared/platform/metrics.ts";
 import { createSettingCache } from "../../shared/settings/setting-cache.ts";
@@ -30,7 +31,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const db = await createDb(database.url, logger, { maxPoolSize: 5 });
   const config = loadConfig(["--port", "0", ...(options.flags ?? [])], {});
   const settings = createSettingCache(database.url, db, logger);
-  const metrics = createMetrics({ threadPoolSize: 4 });
+  const metrics = createMetrics({ threadPoolSize: 4, countJobs: () => countJobs(db) });
   const deps: AppDeps = { config, db, logger, metrics, settings, isLeader: () => false, ...options.deps };
   const services: ServiceRegistration[] = [...svcServices(deps), transcodingService];
   const app = await buildApp(deps, services);

@@ -1,13 +1,12 @@
 // REST+JSON transcoded from the google.api.http annotations, registered at
 // start-up in their own encapsulated context (strict JSON parsing only).
 import { toJson, type JsonValue, type Message } from "@bufbuild/protobuf";
-import { Code, ConnectError } from "@connectrpc/connect";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { toConnectError } from "../connect-error.ts";
-import { requestContextValues, requestHeaders } from "../context.ts";
+import { abortWhenClientLeaves, requestContextValues, requestHeaders } from "../context.ts";
+import { sendError, sendFastifyError } from "../error-reply.ts";
 import type { UnaryInvoker } from "../invoke-unary.ts";
 import type { RestBinding } from "./bindings.ts";
-import { sendError, sendFastifyError } from "../error-reply.ts";
 import { variableValues } from "./path-template.ts";
 import { buildRequestMessage } from "./request-message.ts";
 
@@ -31,11 +30,7 @@ export async function registerRestRoutes(app: FastifyInstance, bindings: readonl
 
 async function handle(binding: RestBinding, invoke: UnaryInvoker, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const contextValues = requestContextValues(req, "rest");
-  const controller = new AbortController();
-  const onClose = () => {
-    if (!reply.raw.writableFinished) controller.abort(new ConnectError("the client went away", Code.Canceled));
-  };
-  reply.raw.once("close", onClose);
+  const { controller, release } = abortWhenClientLeaves(reply);
   try {
     const message = buildRequestMessage(binding.method.input, {
       bodyField: binding.bodyField,
@@ -58,7 +53,7 @@ async function handle(binding: RestBinding, invoke: UnaryInvoker, req: FastifyRe
   } catch (thrown) {
     return sendError(reply, toConnectError(thrown, req.id).error);
   } finally {
-    reply.raw.off("close", onClose);
+    release();
   }
 }
 
