@@ -1,0 +1,70 @@
+// Paging (contract §2.1): page sizes, and keyset page tokens. A token carries
+// the sort key of the last row served and a short hash of the query it belongs
+// to, as base64url JSON. It holds nothing secret: a client that edits it only
+// moves its own cursor, and a token from another query is refused.
+import { createHash } from "node:crypto";
+import { invalidArgument } from "../platform/errors.ts";
+
+export interface PageSizeOptions {
+  /** Used when the request gives no size or 0; 50 unless the list says otherwise. */
+  default?: number;
+  /** Larger requests are clamped to this (1000 for most lists, 5000 for audit logs). */
+  max: number;
+}
+
+/** One value per `order_by` column of the last row served (times as strings or epoch numbers). */
+export type PageKey = (string | number)[];
+
+const DEFAULT_PAGE_SIZE = 50;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** The number of rows to serve for a request's `page_size`. */
+export function pageSize(requested: number | bigint | undefined, options: PageSizeOptions): number {
+  const fallback = Math.min(options.default ?? DEFAULT_PAGE_SIZE, options.max);
+  if (requested === undefined || requested === 0 || requested === 0n) return fallback;
+  if (typeof requested === "number" && !Number.isInteger(requested)) {
+    throw invalidArgument("page_size must be a whole number");
+  }
+  if (requested < 0) throw invalidArgument("page_size must not be negative");
+  return requested > options.max ? options.max : Number(requested);
+}
+
+/**
+ * The `next_page_token` for a page that ended at `key`. `query` is a
+ * fingerprint the caller computes from everything that shapes the list
+ * (parent, filter, order_by, show_deleted), never from page_size or the token.
+ */
+export function encodePageToken(query: string, key: readonly (string | number)[]): string {
+  return Buffer.from(JSON.stringify({ q: queryHash(query), k: key })).toString("base64url");
+}
+
+/** The key a `page_token` continues after; undefined for an empty token (the first page). */
+export function decodePageToken(token: string, query: string): PageKey | undefined {
+  if (token === "") return undefined;
+  const payload = readPayload(token);
+  if (payload === undefined) throw invalidArgument("page_token is malformed");
+  if (payload.q !== queryHash(query)) throw invalidArgument("page_token does not belong to this query");
+  return payload.k;
+}
+
+function readPayload(token: string): { q: string; k: PageKey } | undefined {
+  if (!BASE64URL.test(token)) return undefined;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
+  } catch {
+    return undefined;
+  }
+  if (typeof payload !== "object" || payload === null) return undefined;
+  const { q, k } = payload as { q?: unknown; k?: unknown };
+  if (typeof q !== "string" || !Array.isArray(k) || !k.every(isKeyPart)) return undefined;
+  return { q, k };
+}
+
+function isKeyPart(value: unknown): value is string | number {
+  return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+}
+
+function queryHash(query: string): string {
+  return createHash("sha256").update(query).digest("base64url").slice(0, 11);
+}
