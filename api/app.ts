@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { trustedProxyList, type Config } from "../shared/platform/config.ts";
 import type { Db } from "../shared/platform/db.ts";
 import type { Logger } from "../shared/platform/logger.ts";
+import { createAuditMirror } from "../shared/audit/stdout-mirror.ts";
 import type { Metrics } from "../shared/platform/metrics.ts";
 import type { SettingReader } from "../shared/settings/setting-cache.ts";
 import { registerClientIp } from "./client-ip.ts";
@@ -17,6 +18,7 @@ import { createHybridServer } from "./server-factory.ts";
 import { actuatorService } from "./services/actuator-service.ts";
 import { registerConnect } from "./transport/connect.ts";
 import { createAclInterceptor, type Authorize } from "./transport/interceptors/acl.ts";
+import { createAuditInterceptor } from "./transport/interceptors/audit.ts";
 import { createAuthnInterceptor, type Authenticate } from "./transport/interceptors/authn.ts";
 import { errorsInterceptor } from "./transport/interceptors/errors.ts";
 import { loggingInterceptor } from "./transport/interceptors/logging.ts";
@@ -41,6 +43,8 @@ export interface AppDeps {
   connectFastPath?: boolean;
   isLeader: () => boolean;
   startTime?: Date;
+  /** Where the audit stdout mirror writes (default standard output). */
+  auditStdout?: (line: string) => void;
 }
 
 export interface App {
@@ -77,6 +81,7 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
     loggingInterceptor,
     errorsInterceptor,
     createAuthnInterceptor(deps.authenticate ?? (async () => undefined)),
+    createAuditInterceptor({ db: deps.db, publish: createAuditMirror(deps.settings, deps.auditStdout) }),
     createAclInterceptor(deps.authorize ?? (async () => ({ allowed: false, resource: "workspaces/-" }))),
   ];
   const invoke = createUnaryInvoker(registrations, interceptors);

@@ -1,10 +1,12 @@
 // The implementation of the test-only TranscodingService: it echoes what the
 // transport delivered, so tests can assert the transcoding rules.
 import { create } from "@bufbuild/protobuf";
-import { ConnectError } from "@connectrpc/connect";
+import { ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { sql } from "slonik";
+import { auditScope } from "../../api/transport/audit-scope.ts";
 import { registration } from "../../api/transport/services.ts";
 import { DomainError, type ErrorCode } from "../../shared/platform/errors.ts";
-import { ThingSchema, TranscodingService } from "../gen/svctest/v1/transcoding_service_pb.js";
+import { type RecordThingRequest, ThingSchema, TranscodingService } from "../gen/svctest/v1/transcoding_service_pb.js";
 
 export const transcodingService = registration(TranscodingService, {
   getThing(req) {
@@ -39,8 +41,22 @@ export const transcodingService = registration(TranscodingService, {
   getSecretThing(req) {
     return create(ThingSchema, { name: req.name });
   },
+  recordThing: recordThing,
+  guardedRecordThing: recordThing,
   async *listThingsStream(req) {
     for (let i = 0; i < req.count; i++) yield create(ThingSchema, { name: `things/${i}` });
     if (req.count < 0) throw new DomainError("invalid_argument", "count must not be negative");
   },
 });
+
+/** Inserts into thing_change (which the test creates) on the call's transaction. */
+async function recordThing(req: RecordThingRequest, context: HandlerContext) {
+  const scope = auditScope(context);
+  await scope.tx.query(sql.unsafe`insert into thing_change (name) values (${req.name})`);
+  const [code = "ok", ...flags] = req.outcome.split("+");
+  scope.detail = { note: req.note };
+  scope.keepChangesOnError = flags.includes("keep");
+  if (flags.includes("extra")) scope.extra.push({ action: "svctest.things.extra", severity: "CRITICAL", actor: "system" });
+  if (code !== "ok") throw new DomainError(code as ErrorCode, `asked to fail with ${code}`);
+  return { name: req.name, receipt: "secret-receipt" };
+}

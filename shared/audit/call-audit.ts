@@ -1,0 +1,34 @@
+// The audit facts of one audited call, shared by the code that records the
+// call and the domain code that knows what happened (contract §8.1): the
+// call's transaction, the action variant, severity, detail and any further
+// records committed with it.
+import type { Tx } from "../platform/db.ts";
+import type { Severity } from "./actions.ts";
+import type { AuditEntry } from "./audit.ts";
+
+/** A further record written with the call's own, e.g. bb.user.lock. */
+export type ExtraAuditEntry = Pick<AuditEntry, "action" | "severity" | "resource" | "detail"> & { actor?: string };
+
+export interface CallAudit {
+  /** The call's transaction: the change and its record commit together. */
+  tx: Tx;
+  /** The action recorded; the RPC's `audit` option unless domain code names a variant. */
+  action: string;
+  /** Overrides the caller as actor (e.g. the attempted login id of a failed sign-in). */
+  actor?: string;
+  severity?: Severity;
+  /** Overrides the resource read from the request. */
+  resource?: string;
+  detail: Record<string, unknown>;
+  /**
+   * Keep what the call changed, and its record, although the call fails
+   * (a counted failed sign-in). Otherwise a failure rolls everything back
+   * and only the refusal is recorded.
+   */
+  keepChangesOnError: boolean;
+  extra: ExtraAuditEntry[];
+}
+
+export function newCallAudit(action: string): CallAudit {
+  return { tx: undefined as unknown as Tx, action, detail: {}, keepChangesOnError: false, extra: [] };
+}

@@ -1,0 +1,17 @@
+// With enable_audit_log_stdout, every committed audit record is also written
+// to standard output as one JSON line {"audit": …}, apart from operational
+// logs (contract §8.4; specification Events rule 2).
+import type { SettingReader } from "../settings/setting-cache.ts";
+import { readWorkspaceProfile } from "../settings/workspace-profile.ts";
+import { auditRecordJson } from "./audit-json.ts";
+import type { AuditRecord } from "./audit.ts";
+
+/** Publishes records whose transaction has committed. */
+export type AuditPublisher = (records: readonly AuditRecord[]) => Promise<void>;
+
+export function createAuditMirror(settings: SettingReader, write: (line: string) => void = (line) => process.stdout.write(line)): AuditPublisher {
+  return async (records) => {
+    if (records.length === 0 || !(await readWorkspaceProfile(settings)).enableAuditLogStdout) return;
+    write(records.map((record) => `${JSON.stringify({ audit: auditRecordJson(record) })}\n`).join(""));
+  };
+}
