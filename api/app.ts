@@ -15,7 +15,11 @@ import { registerDebugRoutes } from "./ops/debug.ts";
 import { registerHealthRoutes } from "./ops/health.ts";
 import { registerMetrics } from "./ops/metrics.ts";
 import { createHybridServer } from "./server-factory.ts";
+import { iamAuthorize, sessionAuthenticate } from "./access.ts";
 import { actuatorService } from "./services/actuator-service.ts";
+import { authService } from "./services/auth-service.ts";
+import { userService } from "./services/user-service.ts";
+import { workspaceService } from "./services/workspace-service.ts";
 import { registerConnect } from "./transport/connect.ts";
 import { createAclInterceptor, type Authorize } from "./transport/interceptors/acl.ts";
 import { createAuditInterceptor } from "./transport/interceptors/audit.ts";
@@ -35,9 +39,9 @@ export interface AppDeps {
   logger: Logger;
   metrics: Metrics;
   settings: SettingReader;
-  /** Resolves access tokens. Until sign-in exists, no token resolves to a principal. */
+  /** Resolves access tokens (default: the sessions in the store). */
   authenticate?: Authenticate;
-  /** Decides IAM permissions. Until IAM policies exist, no principal holds a permission. */
+  /** Decides IAM permissions (default: the IAM policies in the store). */
   authorize?: Authorize;
   /** Answer unary Connect calls in-process (default); false leaves them to connect-fastify. */
   connectFastPath?: boolean;
@@ -80,9 +84,9 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
   const interceptors = [
     loggingInterceptor,
     errorsInterceptor,
-    createAuthnInterceptor(deps.authenticate ?? (async () => undefined)),
+    createAuthnInterceptor(deps.authenticate ?? sessionAuthenticate(deps.db, deps.settings)),
     createAuditInterceptor({ db: deps.db, publish: createAuditMirror(deps.settings, deps.auditStdout) }),
-    createAclInterceptor(deps.authorize ?? (async () => ({ allowed: false, resource: "workspaces/-" }))),
+    createAclInterceptor(deps.authorize ?? iamAuthorize(deps.db)),
   ];
   const invoke = createUnaryInvoker(registrations, interceptors);
   const bindings = restBindings(registrations.map((r) => r.service));
@@ -103,6 +107,9 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
 /** Every svc.v1 service with its implementation. */
 export function svcServices(deps: AppDeps): ServiceRegistration[] {
   return [
+    authService({ db: deps.db, settings: deps.settings, externalUrl: deps.config.externalUrl }),
+    userService({ db: deps.db, settings: deps.settings }),
+    workspaceService({ db: deps.db, settings: deps.settings }),
     actuatorService({
       settings: deps.settings,
       externalUrl: deps.config.externalUrl,

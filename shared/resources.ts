@@ -5,6 +5,7 @@ import { createDb, type Db } from "./platform/db.ts";
 import { createMetrics, type Metrics } from "./platform/metrics.ts";
 import type { ProcessContext } from "./platform/process.ts";
 import { openStore, type Store } from "./platform/store.ts";
+import { bootstrapWorkspace } from "./user/bootstrap.ts";
 import { createSettingCache, type SettingCache } from "./settings/setting-cache.ts";
 
 export interface Resources {
@@ -20,6 +21,7 @@ export async function openResources(context: ProcessContext): Promise<Resources>
   onStop(() => store.close());
   const db = await createDb(store.url, logger);
   onStop(() => db.end());
+  await bootstrapWorkspace(db, { loginId: config.bootstrapAdminLoginId, password: config.bootstrapAdminPassword }, logger);
   const settings = createSettingCache(store.url, db, logger);
   onStop(() => settings.close());
   const metrics = createMetrics({ threadPoolSize: config.threadPoolSize, countJobs: () => countJobs(db) });

@@ -11,6 +11,8 @@ export interface RequestFacts {
   clientIp: string;
   userAgent: string;
   protocol: ApiProtocol;
+  /** The client reached us over HTTPS (directly, or as a trusted proxy's X-Forwarded-Proto says). */
+  https: boolean;
   logger: Logger;
   /** performance.now() when the request arrived. */
   startedAt: number;
@@ -31,6 +33,7 @@ export function requestContextValues(req: FastifyRequest, protocol: ApiProtocol)
     clientIp: req.clientIp,
     userAgent: req.headers["user-agent"] ?? "",
     protocol,
+    https: req.protocol === "https",
     logger: req.log as Logger,
     startedAt: performance.now(),
   });

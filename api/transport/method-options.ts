@@ -2,7 +2,7 @@
 // read once per method: getOption decodes option bytes on every call.
 import type { DescMethod } from "@bufbuild/protobuf";
 import { getOption, hasOption } from "@bufbuild/protobuf";
-import { allow_without_credential, audit, auth, AuthMethod, permission } from "../../shared/gen/svc/v1/annotation_pb.js";
+import { allow_with_pending_reset, allow_without_credential, audit, auth, AuthMethod, permission } from "../../shared/gen/svc/v1/annotation_pb.js";
 
 export type Access =
   | { kind: "public" }
@@ -14,6 +14,8 @@ export interface MethodOptions {
   access: Access;
   /** Audit action, or undefined when the call is not audited. */
   auditAction: string | undefined;
+  /** Open to a principal that must first change its password (contract §1.3). */
+  allowWithPendingReset: boolean;
 }
 
 const cache = new WeakMap<DescMethod, MethodOptions>();
@@ -25,7 +27,11 @@ export class MethodOptionsError extends Error {
 export function methodOptions(method: DescMethod): MethodOptions {
   let options = cache.get(method);
   if (!options) {
-    options = { access: accessOf(method), auditAction: getOption(method, audit) || undefined };
+    options = {
+      access: accessOf(method),
+      auditAction: getOption(method, audit) || undefined,
+      allowWithPendingReset: getOption(method, allow_with_pending_reset),
+    };
     cache.set(method, options);
   }
   return options;

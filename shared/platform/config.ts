@@ -2,6 +2,7 @@
 import { BlockList, isIP } from "node:net";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { normalizeLoginId } from "./names.ts";
 
 export interface Config {
   port: number;
@@ -45,7 +46,6 @@ const flags = {
 type FlagName = keyof typeof flags;
 type Env = Record<string, string | undefined>;
 
-const LOGIN_ID = /^[a-zA-Z0-9][a-zA-Z0-9._@+-]{0,127}$/;
 const DEFAULT_TRUSTED_PROXIES = "127.0.0.1/32,::1/128";
 const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
@@ -142,10 +142,9 @@ function parseExternalUrl(value: string | undefined): string | undefined {
 }
 
 function parseLoginId(value: string): string {
-  if (!LOGIN_ID.test(value)) {
-    throw new ConfigError(`--bootstrap-admin-login-id: "${value}" is not a valid login id`);
-  }
-  return value.toLowerCase();
+  const loginId = normalizeLoginId(value);
+  if (!loginId) throw new ConfigError(`--bootstrap-admin-login-id: "${value}" is not a valid login id`);
+  return loginId;
 }
 
 function parseTrustedProxies(value: string): string[] {

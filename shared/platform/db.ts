@@ -21,6 +21,10 @@ export async function createDb(url: string, logger: Logger, options: DbOptions =
     // Every query leaves the session as it found it; DISCARD ALL after each
     // pooled query would double the cost of a round trip.
     resetConnection: async () => {},
+    // A call's transaction may read through the pool on purpose: settings
+    // cache misses, and counters that must commit whatever the call's
+    // transaction does (sign-in rate limits).
+    dangerouslyAllowForeignConnections: true,
     interceptors: [resultParser],
   });
   pool.on("error", (error) => logger.warn({ error: String(error) }, "metadata store connection error"));

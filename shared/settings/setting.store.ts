@@ -9,3 +9,10 @@ export async function getStoredSetting(db: CommonQueryMethods, name: string): Pr
   const row = await db.maybeOne(sql.type(settingValue)`select value from setting where name = ${name}`);
   return row?.value;
 }
+
+/** Stores the workspace profile of a new workspace, unless one exists. */
+export async function initWorkspaceProfile(db: CommonQueryMethods, value: Record<string, unknown>): Promise<void> {
+  await db.query(sql.unsafe`
+    insert into setting (name, value, updater) values ('WORKSPACE_PROFILE', ${sql.jsonb(value as never)}, 'system')
+    on conflict (name) do nothing`);
+}

@@ -7,6 +7,7 @@ import { countJobs } from "../../shared/jobs/jobs.store.ts";
 import { createDb, type Db } from "../../shared/platform/db.ts";
 import { createMetrics } from "../../shared/platform/metrics.ts";
 import { createSettingCache } from "../../shared/settings/setting-cache.ts";
+import { bootstrapWorkspace, type BootstrapOptions } from "../../shared/user/bootstrap.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 import { quietLogger } from "./logger.ts";
 import { transcodingService } from "./transcoding-service.ts";
@@ -23,6 +24,8 @@ export interface TestAppOptions {
   flags?: string[];
   deps?: Partial<AppDeps>;
   database?: TestDatabase;
+  /** Creates the first administrator, as a first start does. */
+  bootstrap?: BootstrapOptions;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -30,6 +33,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger = quietLogger();
   const db = await createDb(database.url, logger, { maxPoolSize: 5 });
   const config = loadConfig(["--port", "0", ...(options.flags ?? [])], {});
+  if (options.bootstrap) await bootstrapWorkspace(db, options.bootstrap, logger);
   const settings = createSettingCache(database.url, db, logger);
   const metrics = createMetrics({ threadPoolSize: 4, countJobs: () => countJobs(db) });
   const deps: AppDeps = { config, db, logger, metrics, settings, isLeader: () => false, ...options.deps };

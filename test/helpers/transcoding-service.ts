@@ -50,11 +50,11 @@ export const transcodingService = registration(TranscodingService, {
 });
 
 /** Inserts into thing_change (which the test creates) on the call's transaction. */
-async function recordThing(req: RecordThingRequest, context: HandlerContext) {
+async function recordThing(req: Pick<RecordThingRequest, "name" | "outcome"> & { note?: string }, context: HandlerContext) {
   const scope = auditScope(context);
   await scope.tx.query(sql.unsafe`insert into thing_change (name) values (${req.name})`);
   const [code = "ok", ...flags] = req.outcome.split("+");
-  scope.detail = { note: req.note };
+  scope.detail = { note: req.note ?? "" };
   scope.keepChangesOnError = flags.includes("keep");
   if (flags.includes("extra")) scope.extra.push({ action: "svctest.things.extra", severity: "CRITICAL", actor: "system" });
   if (code !== "ok") throw new DomainError(code as ErrorCode, `asked to fail with ${code}`);

@@ -1,0 +1,22 @@
+// How the interceptor chain resolves credentials and permissions against the
+// store: opaque session tokens (contract §4.3) and IAM bindings (§6.4).
+import { authenticateAccessToken, sessionPolicyOf } from "../shared/auth/sessions.ts";
+import { checkScope, hasPermission } from "../shared/iam/authorize.ts";
+import { isPermission } from "../shared/iam/permissions.ts";
+import type { Db } from "../shared/platform/db.ts";
+import type { SettingReader } from "../shared/settings/setting-cache.ts";
+import { readWorkspaceProfile } from "../shared/settings/workspace-profile.ts";
+import type { Authorize } from "./transport/interceptors/acl.ts";
+import type { Authenticate } from "./transport/interceptors/authn.ts";
+
+export function sessionAuthenticate(db: Db, settings: SettingReader): Authenticate {
+  return async (token) => authenticateAccessToken(db, token, sessionPolicyOf(await readWorkspaceProfile(settings)));
+}
+
+export function iamAuthorize(db: Db): Authorize {
+  return async (principal, permission, resourceName) => {
+    if (!isPermission(permission)) return { allowed: false, resource: resourceName || "workspaces/-" };
+    const scope = checkScope(permission, resourceName);
+    return { allowed: await hasPermission(db, principal, permission, scope), resource: scope };
+  };
+}

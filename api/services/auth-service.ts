@@ -1,0 +1,62 @@
+// AuthService: sign-in, token refresh and sign-out (contract §4.1–§4.3).
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { passwordLogin } from "../../shared/auth/password-login.ts";
+import { endSession, refreshSession, sessionPolicyOf, type IssuedSession } from "../../shared/auth/sessions.ts";
+import { AuthService, LoginResponseSchema } from "../../shared/gen/svc/v1/auth_service_pb.js";
+import type { Db } from "../../shared/platform/db.ts";
+import type { SettingReader } from "../../shared/settings/setting-cache.ts";
+import { readWorkspaceProfile, type WorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
+import { passwordChangeDue } from "../../shared/user/password-rotation.ts";
+import { findUserById, type UserRow } from "../../shared/user/user.store.ts";
+import { auditScope } from "../transport/audit-scope.ts";
+import { requestFacts } from "../transport/context.ts";
+import { cookieValue, REFRESH_COOKIE } from "../transport/cookies.ts";
+import { kPrincipal } from "../transport/interceptors/authn.ts";
+import { registration } from "../transport/services.ts";
+import { clearSessionCookies, setSessionCookies } from "./session-cookies.ts";
+import { toUser } from "./user-convert.ts";
+
+export interface AuthDeps {
+  db: Db;
+  settings: SettingReader;
+  /** The --external-url flag, which wins over the workspace profile's. */
+  externalUrl: string | undefined;
+}
+
+export function authService(deps: AuthDeps) {
+  const profileOf = () => readWorkspaceProfile(deps.settings);
+  const externalUrl = (profile: WorkspaceProfile) => deps.externalUrl ?? profile.externalUrl;
+  const reply = (context: HandlerContext, profile: WorkspaceProfile, web: boolean, session: IssuedSession, user: UserRow, requireResetPassword: boolean) => {
+    if (web) setSessionCookies(context, session, externalUrl(profile));
+    return create(LoginResponseSchema, {
+      accessToken: session.accessToken,
+      refreshToken: session.refreshToken,
+      requireResetPassword,
+      user: toUser(user),
+    });
+  };
+
+  return registration(AuthService, {
+    async login(req, context) {
+      const profile = await profileOf();
+      const result = await passwordLogin(deps.db, auditScope(context), profile, requestFacts(context.values), req);
+      return reply(context, profile, req.web, result.session, result.user, result.requireResetPassword);
+    },
+    async refresh(req, context) {
+      const token = req.refreshToken || cookieValue(context.requestHeader.get("cookie"), REFRESH_COOKIE);
+      if (!token) throw new ConnectError("send the refresh token in the body or the refresh-token cookie", Code.Unauthenticated);
+      const profile = await profileOf();
+      const session = await refreshSession(deps.db, token, sessionPolicyOf(profile), requestFacts(context.values));
+      const user = await findUserById(deps.db, session.principalId);
+      if (!user) throw new ConnectError("the refresh token is invalid, expired or revoked", Code.Unauthenticated);
+      return reply(context, profile, req.web, session, user, passwordChangeDue(user, profile.passwordRestriction.passwordRotationMs));
+    },
+    async logout(_req, context) {
+      const principal = context.values.get(kPrincipal);
+      if (principal?.sessionFamilyId) await endSession(auditScope(context).tx, principal.sessionFamilyId);
+      clearSessionCookies(context, externalUrl(await profileOf()));
+      return {};
+    },
+  });
+}

@@ -1,0 +1,37 @@
+// WorkspaceService: the workspace IAM policy (contract §6.4).
+import { WorkspaceService } from "../../shared/gen/svc/v1/workspace_service_pb.js";
+import { WORKSPACE } from "../../shared/iam/authorize.ts";
+import { findPolicies } from "../../shared/iam/iam-policy.store.ts";
+import { setIamPolicy } from "../../shared/iam/set-iam-policy.ts";
+import type { Db } from "../../shared/platform/db.ts";
+import type { SettingReader } from "../../shared/settings/setting-cache.ts";
+import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
+import { auditScope } from "../transport/audit-scope.ts";
+import { callerOf } from "../transport/interceptors/authn.ts";
+import { registration } from "../transport/services.ts";
+import { bindingInputs, toIamPolicy } from "./iam-policy-convert.ts";
+
+export interface WorkspaceDeps {
+  db: Db;
+  settings: SettingReader;
+}
+
+export function workspaceService(deps: WorkspaceDeps) {
+  return registration(WorkspaceService, {
+    async getWorkspaceIamPolicy() {
+      const [policy] = await findPolicies(deps.db, [WORKSPACE]);
+      if (!policy) throw new Error("the workspace policy row is created by migration 0004");
+      return toIamPolicy(policy);
+    },
+    async setWorkspaceIamPolicy(req, context) {
+      const profile = await readWorkspaceProfile(deps.settings);
+      const policy = await setIamPolicy(auditScope(context), callerOf(context).name, {
+        scope: WORKSPACE,
+        bindings: bindingInputs(req.policy),
+        etag: req.etag || req.policy?.etag || "",
+        maximumRoleExpirationMs: profile.maximumRoleExpirationMs,
+      });
+      return toIamPolicy(policy);
+    },
+  });
+}

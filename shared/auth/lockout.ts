@@ -1,0 +1,51 @@
+// Lockout per login id (specification "States and transitions", contract
+// §4.4): the 11th consecutive failure locks the id for 15 minutes, a locked
+// id refuses even the right password and is not counted again, a success
+// resets the count. State lives in the metadata store so replicas agree.
+import type { CommonQueryMethods } from "slonik";
+import type { Severity } from "../audit/actions.ts";
+import { deleteLoginFailure, findLoginFailure, lockLoginFailure, saveLoginFailure, type LoginFailureRow } from "./login-failure.store.ts";
+
+export const LOCK_THRESHOLD = 11;
+export const LOCK_DURATION_MS = 15 * 60_000;
+
+export type FailureOutcome =
+  | { kind: "locked"; lockedUntil: Date }
+  | { kind: "counted"; failureCount: number; lockedUntil: Date | undefined };
+
+/** The end of a lock in force, read without waiting for concurrent attempts. */
+export async function activeLock(db: CommonQueryMethods, loginId: string, now = new Date()): Promise<Date | undefined> {
+  return lockInForce(await findLoginFailure(db, loginId), now);
+}
+
+/** Counts a failure, locking the id when it reaches the threshold; an id already locked is not counted. */
+export async function countFailure(tx: CommonQueryMethods, loginId: string, now = new Date()): Promise<FailureOutcome> {
+  const row = await lockLoginFailure(tx, loginId);
+  const lockedUntil = lockInForce(row, now);
+  if (lockedUntil) return { kind: "locked", lockedUntil };
+  const failureCount = (row.lockedUntil ? 0 : row.failureCount) + 1; // an expired lock starts over
+  const newLock = failureCount >= LOCK_THRESHOLD ? new Date(now.getTime() + LOCK_DURATION_MS) : undefined;
+  await saveLoginFailure(tx, loginId, { failureCount, lockedUntil: newLock ?? null });
+  return { kind: "counted", failureCount, lockedUntil: newLock };
+}
+
+/** After a correct credential: refuses when a concurrent attempt locked the id, else resets the count. */
+export async function settleSuccess(tx: CommonQueryMethods, loginId: string, now = new Date()): Promise<Date | undefined> {
+  const lockedUntil = lockInForce(await lockLoginFailure(tx, loginId), now);
+  if (!lockedUntil) await deleteLoginFailure(tx, loginId);
+  return lockedUntil;
+}
+
+/** Lifts a lock (and the count); false when the id was neither locked nor failing. */
+export function unlock(tx: CommonQueryMethods, loginId: string): Promise<boolean> {
+  return deleteLoginFailure(tx, loginId);
+}
+
+export function failureSeverity(failureCount: number): Severity {
+  if (failureCount >= LOCK_THRESHOLD) return "CRITICAL";
+  return failureCount >= 4 ? "WARNING" : "INFO";
+}
+
+function lockInForce(row: LoginFailureRow | undefined, now: Date): Date | undefined {
+  return row?.lockedUntil && row.lockedUntil > now ? row.lockedUntil : undefined;
+}

@@ -1,0 +1,104 @@
+// Sign-in sessions (contract §4.3): an access and a refresh token per family,
+// opaque and stored hashed, so that revocation acts on the next request.
+import { randomUUID } from "node:crypto";
+import type { CommonQueryMethods } from "slonik";
+import { withTransaction, type Db } from "../platform/db.ts";
+import { unauthenticated } from "../platform/errors.ts";
+import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
+import { passwordChangeDue } from "../user/password-rotation.ts";
+import { userName, type Principal } from "./principal.ts";
+import {
+  findSessionToken,
+  insertSessionToken,
+  revokeFamily,
+  spendSessionToken,
+  touchSessionToken,
+  type SessionTokenRow,
+} from "./session.store.ts";
+import { newToken, tokenHash } from "./tokens.ts";
+
+export type SessionPolicy = Pick<WorkspaceProfile, "accessTokenDurationMs" | "refreshTokenDurationMs" | "inactiveSessionTimeoutMs"> & {
+  passwordRotationMs: number | undefined;
+};
+
+export function sessionPolicyOf(profile: WorkspaceProfile): SessionPolicy {
+  return { ...profile, passwordRotationMs: profile.passwordRestriction.passwordRotationMs };
+}
+
+export interface ClientFacts {
+  clientIp: string;
+  userAgent: string;
+}
+
+export interface IssuedSession {
+  familyId: string;
+  principalId: number;
+  accessToken: string;
+  accessExpireTime: Date;
+  refreshToken: string;
+  refreshExpireTime: Date;
+}
+
+export async function issueSession(
+  db: CommonQueryMethods,
+  principalId: number,
+  policy: SessionPolicy,
+  client: ClientFacts,
+  familyId: string = randomUUID(),
+): Promise<IssuedSession> {
+  const accessToken = newToken("ACCESS");
+  const refreshToken = newToken("REFRESH");
+  const common = { familyId, principalId, ...client };
+  const accessExpireTime = await insertSessionToken(db, { ...common, hash: tokenHash(accessToken), kind: "ACCESS", lifetimeMs: policy.accessTokenDurationMs });
+  const refreshExpireTime = await insertSessionToken(db, { ...common, hash: tokenHash(refreshToken), kind: "REFRESH", lifetimeMs: policy.refreshTokenDurationMs });
+  return { familyId, principalId, accessToken, accessExpireTime, refreshToken, refreshExpireTime };
+}
+
+/** The principal of a live access token, or undefined for an unknown, expired, revoked or idle one. */
+export async function authenticateAccessToken(db: CommonQueryMethods, token: string, policy: SessionPolicy): Promise<Principal | undefined> {
+  const hash = tokenHash(token);
+  const row = await findSessionToken(db, hash);
+  if (!row || row.kind !== "ACCESS" || !isLive(row, policy)) return undefined;
+  await touchSessionToken(db, hash);
+  return {
+    name: userName(row.principal.loginId),
+    id: row.principalId,
+    loginId: row.principal.loginId,
+    sessionFamilyId: row.familyId,
+    pendingPasswordReset: passwordChangeDue(row.principal, policy.passwordRotationMs),
+  };
+}
+
+/**
+ * Exchanges a refresh token for a new pair in the same family. A spent token
+ * presented again means it was stolen: the whole family is revoked, and that
+ * revocation commits although the call fails.
+ */
+export async function refreshSession(db: Db, token: string, policy: SessionPolicy, client: ClientFacts): Promise<IssuedSession> {
+  const hash = tokenHash(token);
+  const outcome = await withTransaction(db, async (tx) => {
+    const row = await findSessionToken(tx, hash, true);
+    if (!row || row.kind !== "REFRESH") return "invalid";
+    if (row.spentTime) {
+      if (!row.revokedTime) await revokeFamily(tx, row.familyId);
+      return "reused";
+    }
+    if (!isLive(row, policy)) return "invalid";
+    await spendSessionToken(tx, hash);
+    return issueSession(tx, row.principalId, policy, client, row.familyId);
+  });
+  if (outcome === "reused") throw unauthenticated("the refresh token was already used; the session is revoked");
+  if (outcome === "invalid") throw unauthenticated("the refresh token is invalid, expired or revoked");
+  return outcome;
+}
+
+export function endSession(db: CommonQueryMethods, familyId: string): Promise<void> {
+  return revokeFamily(db, familyId);
+}
+
+function isLive(row: SessionTokenRow, policy: SessionPolicy): boolean {
+  const now = Date.now();
+  if (row.revokedTime || row.expireTime.getTime() <= now || !row.principal.active) return false;
+  const idleLimit = policy.inactiveSessionTimeoutMs;
+  return idleLimit === undefined || row.familyLastUsedTime.getTime() + idleLimit > now;
+}

@@ -1,0 +1,15 @@
+// Opaque credentials: 256 random bits, URL-safe, kept only as SHA-256 hashes
+// (contract §4.3). The prefix tells a reader which kind a token is.
+import { createHash, randomBytes } from "node:crypto";
+
+export type TokenKind = "ACCESS" | "REFRESH";
+
+const PREFIX: Record<TokenKind, string> = { ACCESS: "sat_", REFRESH: "srt_" };
+
+export function newToken(kind: TokenKind): string {
+  return PREFIX[kind] + randomBytes(32).toString("base64url");
+}
+
+export function tokenHash(token: string): Buffer {
+  return createHash("sha256").update(token).digest();
+}

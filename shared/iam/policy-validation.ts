@@ -1,0 +1,66 @@
+// Checks a binding set before it is stored (contract §6.4): known roles,
+// members in the canonical shapes naming existing users, expiries in the
+// future and within maximum_role_expiration. Members come out canonical.
+import type { CommonQueryMethods } from "slonik";
+import { invalidArgument } from "../platform/errors.ts";
+import { normalizeLoginId } from "../platform/names.ts";
+import { activeLoginIds } from "../user/user.store.ts";
+import { conditionExpiry } from "./binding-condition.ts";
+import type { StoredBinding } from "./iam-policy.store.ts";
+import { ALL_USERS, memberLoginId, userMember } from "./members.ts";
+import { predefinedRole } from "./predefined-roles.ts";
+
+export interface BindingInput {
+  role: string;
+  members: readonly string[];
+  condition?: { expression: string; title: string; description: string } | undefined;
+}
+
+const MEMBER_SHAPES = "user:login_id=<login_id>, group:<group_id> or allUsers";
+
+export async function validateBindings(db: CommonQueryMethods, bindings: readonly BindingInput[], maxExpirationMs: number | undefined): Promise<StoredBinding[]> {
+  const now = Date.now();
+  const stored = bindings.map((binding, i) => {
+    const field = `policy.bindings[${i}]`;
+    const role = canonicalRole(binding.role, `${field}.role`);
+    const members = [...new Set(binding.members.map((m, j) => canonicalMember(m, `${field}.members[${j}]`)))];
+    if (members.length === 0) throw invalidArgument(`${field}.members: a binding needs at least one member`);
+    const expression = binding.condition?.expression.trim() ?? "";
+    if (!expression) return { role, members };
+    checkExpiry(conditionExpiry(expression, `${field}.condition.expression`), now, maxExpirationMs, `${field}.condition.expression`);
+    return { role, members, condition: { expression, title: binding.condition?.title ?? "", description: binding.condition?.description ?? "" } };
+  });
+  await assertUsersExist(db, stored);
+  return stored;
+}
+
+function canonicalRole(role: string, field: string): string {
+  const known = role.startsWith("roles/") ? predefinedRole(role.slice("roles/".length)) : undefined;
+  if (!known) throw invalidArgument(`${field}: unknown role "${role}"; use roles/<role_id>, e.g. roles/workspaceMember`);
+  return `roles/${known.id}`;
+}
+
+function canonicalMember(member: string, field: string): string {
+  if (member === ALL_USERS) return member;
+  const loginId = memberLoginId(member);
+  const normalized = loginId === undefined ? undefined : normalizeLoginId(loginId);
+  if (!normalized) {
+    const hint = member.startsWith("group:") ? `group "${member.slice(6)}" does not exist` : `"${member}" is not a member`;
+    throw invalidArgument(`${field}: ${hint}; accepted shapes: ${MEMBER_SHAPES}`);
+  }
+  return userMember(normalized);
+}
+
+function checkExpiry(expiry: Date, now: number, maxMs: number | undefined, field: string): void {
+  if (expiry.getTime() <= now) throw invalidArgument(`${field}: the expiry ${expiry.toISOString()} has already passed`);
+  if (maxMs !== undefined && expiry.getTime() > now + maxMs) {
+    throw invalidArgument(`${field}: the expiry ${expiry.toISOString()} is later than maximum_role_expiration allows (${new Date(now + maxMs).toISOString()})`);
+  }
+}
+
+async function assertUsersExist(db: CommonQueryMethods, bindings: readonly StoredBinding[]): Promise<void> {
+  const named = [...new Set(bindings.flatMap((b) => b.members.map(memberLoginId).filter((id): id is string => id !== undefined)))];
+  const known = await activeLoginIds(db, named);
+  const missing = named.filter((id) => !known.has(id));
+  if (missing.length > 0) throw invalidArgument(`policy.bindings: unknown users ${missing.map((id) => `"${id}"`).join(", ")}`);
+}

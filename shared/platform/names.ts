@@ -1,0 +1,17 @@
+// Naming rules of contract §0.3 shared by every layer. Login ids are
+// case-insensitive and stored lower-case; `me` is reserved for the caller.
+import { invalidArgument } from "./errors.ts";
+
+const LOGIN_ID = /^[a-zA-Z0-9][a-zA-Z0-9._@+-]{0,127}$/;
+
+/** The stored form of a login id, or undefined when it is malformed or reserved. */
+export function normalizeLoginId(text: string): string | undefined {
+  const lower = text.trim().toLowerCase();
+  return LOGIN_ID.test(lower) && lower !== "me" ? lower : undefined;
+}
+
+export function parseLoginId(text: string, field: string): string {
+  const loginId = normalizeLoginId(text);
+  if (!loginId) throw invalidArgument(`${field}: "${text}" is not a valid login id`);
+  return loginId;
+}

@@ -1,0 +1,99 @@
+// SQL on the principal table (users and service accounts).
+import { sql, type CommonQueryMethods } from "slonik";
+import { z } from "zod";
+
+const optionalDate = z.coerce.date().nullable();
+
+const userRow = z
+  .object({
+    id: z.coerce.number(),
+    login_id: z.string(),
+    email: z.string(),
+    title: z.string(),
+    type: z.enum(["END_USER", "SERVICE_ACCOUNT"]),
+    state: z.enum(["ACTIVE", "DELETED"]),
+    source: z.enum(["LOCAL", "OIDC", "SAML"]),
+    password_hash: z.string().nullable(),
+    password_change_time: optionalDate,
+    require_reset_password: z.boolean(),
+    create_time: z.coerce.date(),
+    update_time: z.coerce.date(),
+    last_login_time: optionalDate,
+  })
+  .transform((r) => ({
+    id: r.id,
+    loginId: r.login_id,
+    email: r.email,
+    title: r.title,
+    type: r.type,
+    state: r.state,
+    source: r.source,
+    passwordHash: r.password_hash,
+    passwordChangeTime: r.password_change_time,
+    requireResetPassword: r.require_reset_password,
+    createTime: r.create_time,
+    updateTime: r.update_time,
+    lastLoginTime: r.last_login_time,
+  }));
+
+export type UserRow = z.infer<typeof userRow>;
+
+const COLUMNS = sql.fragment`id, login_id, email, title, type, state, source, password_hash, password_change_time,
+  require_reset_password, create_time, update_time, last_login_time`;
+
+export interface NewUser {
+  loginId: string;
+  email: string;
+  title: string;
+  type: UserRow["type"];
+  source: UserRow["source"];
+  passwordHash: string | null;
+  requireResetPassword: boolean;
+}
+
+export async function insertUser(db: CommonQueryMethods, user: NewUser): Promise<UserRow> {
+  return db.one(sql.type(userRow)`
+    insert into principal (login_id, email, title, type, source, password_hash, password_change_time, require_reset_password)
+    values (${user.loginId}, ${user.email}, ${user.title}, ${user.type}, ${user.source}, ${user.passwordHash},
+            ${user.passwordHash ? sql.fragment`now()` : null}, ${user.requireResetPassword})
+    returning ${COLUMNS}`);
+}
+
+export async function findUserByLoginId(db: CommonQueryMethods, loginId: string): Promise<UserRow | undefined> {
+  return (await db.maybeOne(sql.type(userRow)`select ${COLUMNS} from principal where login_id = ${loginId}`)) ?? undefined;
+}
+
+export async function findUserById(db: CommonQueryMethods, id: number): Promise<UserRow | undefined> {
+  return (await db.maybeOne(sql.type(userRow)`select ${COLUMNS} from principal where id = ${id}`)) ?? undefined;
+}
+
+export async function countUsers(db: CommonQueryMethods): Promise<number> {
+  return db.oneFirst(sql.type(z.object({ n: z.number() }))`select count(*)::int as n from principal`);
+}
+
+export async function setPassword(db: CommonQueryMethods, id: number, hash: string, requireReset: boolean): Promise<void> {
+  await db.query(sql.unsafe`
+    update principal set password_hash = ${hash}, password_change_time = now(), require_reset_password = ${requireReset},
+                         update_time = now()
+    where id = ${id}`);
+}
+
+/** Replaces the hash only (a rehash with stronger parameters; the password is unchanged). */
+export async function replacePasswordHash(db: CommonQueryMethods, id: number, hash: string): Promise<void> {
+  await db.query(sql.unsafe`update principal set password_hash = ${hash} where id = ${id}`);
+}
+
+export async function touchLastLogin(db: CommonQueryMethods, id: number): Promise<void> {
+  await db.query(sql.unsafe`update principal set last_login_time = now() where id = ${id}`);
+}
+
+export async function updateProfile(db: CommonQueryMethods, id: number, profile: { title: string; email: string }): Promise<void> {
+  await db.query(sql.unsafe`update principal set title = ${profile.title}, email = ${profile.email}, update_time = now() where id = ${id}`);
+}
+
+/** The login ids among `loginIds` that belong to active principals. */
+export async function activeLoginIds(db: CommonQueryMethods, loginIds: readonly string[]): Promise<Set<string>> {
+  const rows = await db.anyFirst(sql.type(z.object({ login_id: z.string() }))`
+    select login_id from principal where state = 'ACTIVE' and login_id = any(${sql.array(loginIds, "text")})`);
+  return new Set(rows);
+}
