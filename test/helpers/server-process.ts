@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
-export type Entry = "main.ts" | "api/main.ts" | "worker/main.ts";
+export type Entry = "main.ts" | "api/main.ts" | "worker/main.ts" | "admin.ts";
 
 export interface LogLine {
   stream: "stdout" | "stderr";

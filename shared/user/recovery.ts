@@ -1,0 +1,35 @@
+// Local recovery of a lost administrator (contract §4.7), run on the store by
+// the server command, with an audit record by the system actor.
+import { AuditAction, SYSTEM_ACTOR } from "../audit/actions.ts";
+import { recordAudit } from "../audit/audit.ts";
+import { userName } from "../auth/principal.ts";
+import { revokePrincipalSessions } from "../auth/session.store.ts";
+import { unlock } from "../auth/lockout.ts";
+import { withTransaction, type Db } from "../platform/db.ts";
+import { notFound } from "../platform/errors.ts";
+import { generatePassword } from "./generated-password.ts";
+import { hashPassword } from "./password-hash.ts";
+import { findUserByLoginId, setPassword } from "./user.store.ts";
+
+/** Sets a generated one-time password (to be changed at sign-in), ends all sessions and lifts a lock. */
+export async function resetPasswordLocally(db: Db, loginId: string): Promise<string> {
+  const password = generatePassword();
+  const hash = await hashPassword(password);
+  await withTransaction(db, async (tx) => {
+    const user = await findUserByLoginId(tx, loginId);
+    if (!user) throw notFound(`user "${loginId}" does not exist`);
+    await setPassword(tx, user.id, hash, true);
+    await revokePrincipalSessions(tx, user.id);
+    await unlock(tx, loginId);
+    await recordAudit(tx, { actor: SYSTEM_ACTOR, action: AuditAction.passwordReset, resource: userName(loginId), detail: { via: "server command" } });
+  });
+  return password;
+}
+
+export async function unlockLocally(db: Db, loginId: string): Promise<boolean> {
+  return withTransaction(db, async (tx) => {
+    const wasLocked = await unlock(tx, loginId);
+    await recordAudit(tx, { actor: SYSTEM_ACTOR, action: AuditAction.userUnlock, resource: userName(loginId), detail: { via: "server command", wasLocked } });
+    return wasLocked;
+  });
+}
