@@ -107,10 +107,11 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
 /** Every svc.v1 service with its implementation. */
 export function svcServices(deps: AppDeps): ServiceRegistration[] {
   return [
-    authService({ db: deps.db, settings: deps.settings, externalUrl: deps.config.externalUrl }),
+    authService({ db: deps.db, metrics: deps.metrics, settings: deps.settings, externalUrl: deps.config.externalUrl }),
     userService({ db: deps.db, settings: deps.settings }),
     workspaceService({ db: deps.db, settings: deps.settings }),
     actuatorService({
+      db: deps.db,
       settings: deps.settings,
       externalUrl: deps.config.externalUrl,
       ha: deps.config.ha,

@@ -37,6 +37,7 @@ create table session_token (
 create index session_token_family on session_token (family_id);
 create index session_token_principal on session_token (principal_id) where revoked_time is null;
 create index session_token_expiry on session_token (expire_time);
+create index session_token_last_used on session_token (last_used_time);
 
 -- Consecutive sign-in failures per login id, whether or not it exists (§4.4).
 create table login_failure (

@@ -30,6 +30,9 @@ describe("sign-in and sessions", () => {
     (await adminQuery(`select action, severity from audit_log where actor = '${actor}' order by id`, app.database.url)).rows;
 
   it("lets the bootstrap admin do nothing but change its password first", async () => {
+    const before = await rest<{ needAdminSetup?: boolean; lastActiveTime?: string }>("GET", "/v1/actuator/info");
+    assert.equal(before.body.needAdminSetup, true);
+    assert.equal(before.body.lastActiveTime, undefined);
     const first = await login("ADMIN", ADMIN.password);
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.equal(first.body.requireResetPassword, true);
@@ -48,6 +51,9 @@ describe("sign-in and sessions", () => {
     assert.equal(changed.status, 200, JSON.stringify(changed.body));
     const policy = await rest<{ bindings: { role: string; members: string[] }[] }>("GET", "/v1/workspaces/-:getIamPolicy", { token });
     assert.equal(policy.status, 200, "the same session goes on after the change");
+    const info = await rest<{ needAdminSetup?: boolean; lastActiveTime?: string }>("GET", "/v1/actuator/info");
+    assert.equal(info.body.needAdminSetup, undefined, "false once the administrator set its password");
+    assert.ok(Date.now() - Date.parse(info.body.lastActiveTime ?? "") < 60_000);
     assert.deepEqual(policy.body.bindings, [{ role: "roles/workspaceAdmin", members: ["user:login_id=admin"] }]);
     const records = await adminQuery(`select action, status_code from audit_log where actor = 'users/admin' order by id`, app.database.url);
     assert.deepEqual(

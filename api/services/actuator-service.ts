@@ -2,12 +2,16 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { ActuatorInfoSchema, ActuatorService } from "../../shared/gen/svc/v1/actuator_service_pb.js";
+import { lastSessionUse } from "../../shared/auth/session.store.ts";
+import type { Db } from "../../shared/platform/db.ts";
 import { gitCommit, version } from "../../shared/platform/version.ts";
 import type { SettingReader } from "../../shared/settings/setting-cache.ts";
 import { getSignInOptions } from "../../shared/settings/workspace-profile.ts";
+import { firstAdminPending } from "../../shared/user/user.store.ts";
 import { registration } from "../transport/services.ts";
 
 export interface ActuatorDeps {
+  db: Db;
   settings: SettingReader;
   externalUrl: string | undefined;
   ha: boolean;
@@ -19,7 +23,11 @@ export interface ActuatorDeps {
 export function actuatorService(deps: ActuatorDeps) {
   return registration(ActuatorService, {
     async getActuatorInfo() {
-      const profile = await getSignInOptions(deps.settings);
+      const [profile, needAdminSetup, lastActive] = await Promise.all([
+        getSignInOptions(deps.settings),
+        firstAdminPending(deps.db),
+        lastSessionUse(deps.db),
+      ]);
       return create(ActuatorInfoSchema, {
         version,
         gitCommit,
@@ -33,6 +41,8 @@ export function actuatorService(deps: ActuatorDeps) {
         workspaceTitle: profile.title,
         startTime: timestampFromDate(deps.startTime),
         leader: deps.isLeader(),
+        needAdminSetup,
+        lastActiveTime: lastActive && timestampFromDate(lastActive),
       });
     },
   });

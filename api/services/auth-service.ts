@@ -1,10 +1,11 @@
 // AuthService: sign-in, token refresh and sign-out (contract §4.1–§4.3).
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { passwordLogin } from "../../shared/auth/password-login.ts";
+import { passwordLogin, refusalStatus } from "../../shared/auth/password-login.ts";
 import { endSession, refreshSession, sessionPolicyOf, type IssuedSession } from "../../shared/auth/sessions.ts";
 import { AuthService, LoginResponseSchema } from "../../shared/gen/svc/v1/auth_service_pb.js";
 import type { Db } from "../../shared/platform/db.ts";
+import type { Metrics } from "../../shared/platform/metrics.ts";
 import type { SettingReader } from "../../shared/settings/setting-cache.ts";
 import { readWorkspaceProfile, type WorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
 import { passwordChangeDue } from "../../shared/user/password-rotation.ts";
@@ -19,6 +20,7 @@ import { toUser } from "./user-convert.ts";
 
 export interface AuthDeps {
   db: Db;
+  metrics: Metrics;
   settings: SettingReader;
   /** The --external-url flag, which wins over the workspace profile's. */
   externalUrl: string | undefined;
@@ -40,7 +42,15 @@ export function authService(deps: AuthDeps) {
   return registration(AuthService, {
     async login(req, context) {
       const profile = await profileOf();
-      const result = await passwordLogin(deps.db, auditScope(context), profile, requestFacts(context.values), req);
+      const audit = auditScope(context);
+      let result;
+      try {
+        result = await passwordLogin(deps.db, audit, profile, requestFacts(context.values), req);
+      } catch (error) {
+        deps.metrics.authLogins.inc({ status: refusalStatus(audit) });
+        throw error;
+      }
+      deps.metrics.authLogins.inc({ status: "success" });
       return reply(context, profile, req.web, result.session, result.user, result.requireResetPassword);
     },
     async refresh(req, context) {

@@ -30,6 +30,22 @@ export interface LoginResult {
 
 const WRONG_CREDENTIALS = "invalid login id or password";
 
+/** Why a sign-in was refused, as recorded in the audit detail and counted by svc_auth_login_total. */
+export const Refusal = {
+  rateLimited: "rate limited",
+  malformed: "malformed login id",
+  locked: "locked",
+  wrongCredentials: "wrong login id or password",
+  passwordSigninDisabled: "password sign-in is disabled",
+} as const;
+
+/** The svc_auth_login_total status of a refused sign-in. */
+export function refusalStatus(audit: CallAudit): "locked" | "rate_limited" | "failure" {
+  const reason = audit.detail["reason"];
+  if (reason === Refusal.locked) return "locked";
+  return reason === Refusal.rateLimited ? "rate_limited" : "failure";
+}
+
 export async function passwordLogin(db: Db, audit: CallAudit, profile: WorkspaceProfile, client: ClientFacts, input: LoginInput): Promise<LoginResult> {
   const loginId = normalizeLoginId(input.loginId);
   audit.action = AuditAction.loginFail;
@@ -42,29 +58,29 @@ export async function passwordLogin(db: Db, audit: CallAudit, profile: Workspace
   try {
     await takeRateLimit(db, LOGIN_RATE_LIMIT, client.clientIp);
   } catch (error) {
-    throw refuse("rate limited", error as Error);
+    throw refuse(Refusal.rateLimited, error as Error);
   }
-  if (!loginId) throw refuse("malformed login id", unauthenticated(WRONG_CREDENTIALS));
+  if (!loginId) throw refuse(Refusal.malformed, unauthenticated(WRONG_CREDENTIALS));
   const tx = audit.tx;
   const earlyLock = await activeLock(tx, loginId);
-  if (earlyLock) throw refuse("locked", lockedError(earlyLock, audit));
+  if (earlyLock) throw refuse(Refusal.locked, lockedError(earlyLock, audit));
 
   const user = await findUserByLoginId(tx, loginId);
   const usable = user && user.state === "ACTIVE" && user.type === "END_USER" ? user : undefined;
   const matches = await verifyPassword(usable?.passwordHash, input.password);
   if (!matches || !usable) {
     const outcome = await countFailure(tx, loginId);
-    if (outcome.kind === "locked") throw refuse("locked", lockedError(outcome.lockedUntil, audit));
+    if (outcome.kind === "locked") throw refuse(Refusal.locked, lockedError(outcome.lockedUntil, audit));
     audit.severity = failureSeverity(outcome.failureCount);
     audit.detail = { failureCount: outcome.failureCount };
-    if (!outcome.lockedUntil) throw refuse("wrong login id or password", unauthenticated(WRONG_CREDENTIALS));
+    if (!outcome.lockedUntil) throw refuse(Refusal.wrongCredentials, unauthenticated(WRONG_CREDENTIALS));
     audit.extra.push({ action: AuditAction.userLock, severity: "CRITICAL", resource: userName(loginId), detail: { lockedUntil: outcome.lockedUntil.toISOString() } });
-    throw refuse("wrong login id or password", lockedMessage(outcome.lockedUntil));
+    throw refuse(Refusal.wrongCredentials, lockedMessage(outcome.lockedUntil));
   }
   const lockedUntil = await settleSuccess(tx, loginId);
-  if (lockedUntil) throw refuse("locked", lockedError(lockedUntil, audit));
+  if (lockedUntil) throw refuse(Refusal.locked, lockedError(lockedUntil, audit));
   if (profile.disallowPasswordSignin && !(await isWorkspaceAdmin(tx, { loginId }))) {
-    throw refuse("password sign-in is disabled", permissionDenied("password sign-in is disabled for this workspace; sign in through an identity provider"));
+    throw refuse(Refusal.passwordSigninDisabled, permissionDenied("password sign-in is disabled for this workspace; sign in through an identity provider"));
   }
   return completeLogin(audit, profile, client, usable, input.password);
 }

@@ -93,3 +93,9 @@ export async function deleteExpiredSessionTokens(db: CommonQueryMethods): Promis
   const result = await db.query(sql.unsafe`delete from session_token where expire_time < now() - interval '1 day'`);
   return result.rowCount;
 }
+
+/** The latest use of any session, or undefined before the first sign-in. */
+export async function lastSessionUse(db: CommonQueryMethods): Promise<Date | undefined> {
+  const time = await db.oneFirst(sql.type(z.object({ t: z.coerce.date().nullable() }))`select max(last_used_time) as t from session_token`);
+  return time ?? undefined;
+}

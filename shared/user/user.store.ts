@@ -97,3 +97,9 @@ export async function activeLoginIds(db: CommonQueryMethods, loginIds: readonly 
     select login_id from principal where state = 'ACTIVE' and login_id = any(${sql.array(loginIds, "text")})`);
   return new Set(rows);
 }
+
+/** True while the first principal (the bootstrap administrator) has never signed in or still has to change its password. */
+export async function firstAdminPending(db: CommonQueryMethods): Promise<boolean> {
+  return db.oneFirst(sql.type(z.object({ pending: z.boolean() }))`
+    select coalesce((select last_login_time is null or require_reset_password from principal order by id limit 1), true) as pending`);
+}
