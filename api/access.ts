@@ -1,6 +1,7 @@
 // How the interceptor chain resolves credentials and permissions against the
-// store: opaque session tokens (contract §4.3) and IAM bindings (§6.4).
-import { authenticateAccessToken, sessionPolicyOf } from "../shared/auth/sessions.ts";
+// store: session tokens and service keys (contract §4.3), IAM bindings (§6.4).
+import { authenticate } from "../shared/auth/authenticate.ts";
+import { sessionPolicyOf } from "../shared/auth/sessions.ts";
 import { checkScope, hasPermission } from "../shared/iam/authorize.ts";
 import { isPermission } from "../shared/iam/permissions.ts";
 import type { Db } from "../shared/platform/db.ts";
@@ -10,7 +11,7 @@ import type { Authorize } from "./transport/interceptors/acl.ts";
 import type { Authenticate } from "./transport/interceptors/authn.ts";
 
 export function sessionAuthenticate(db: Db, settings: SettingReader): Authenticate {
-  return async (token) => authenticateAccessToken(db, token, sessionPolicyOf(await readWorkspaceProfile(settings)));
+  return async (token) => authenticate(db, token, sessionPolicyOf(await readWorkspaceProfile(settings)));
 }
 
 export function iamAuthorize(db: Db): Authorize {

@@ -1,7 +1,9 @@
 // Stored users ⇄ svc.v1 User.
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { userName } from "../../shared/auth/principal.ts";
+import { userName, type Principal } from "../../shared/auth/principal.ts";
+import { invalidArgument } from "../../shared/platform/errors.ts";
+import { parseLoginId } from "../../shared/platform/names.ts";
 import type { UserRow } from "../../shared/user/user.store.ts";
 import { State, UserSchema, UserSource, UserType, type User } from "../../shared/gen/svc/v1/user_service_pb.js";
 
@@ -22,4 +24,11 @@ export function toUser(row: UserRow, lockedUntil?: Date): User {
     locked: lockedUntil !== undefined,
     lockedUntil: optionalTime(lockedUntil),
   });
+}
+
+/** The login id of users/<login_id>; users/me means the caller, when there is one. */
+export function loginIdOfUserName(name: string, caller?: Principal): string {
+  if (!name.startsWith("users/")) throw invalidArgument(`name: "${name}" is not a user name; use users/<login_id>`);
+  const id = name.slice("users/".length);
+  return id === "me" && caller ? caller.loginId : parseLoginId(id, "name");
 }

@@ -5,7 +5,7 @@ import type { Principal } from "../../shared/auth/principal.ts";
 import { UserService } from "../../shared/gen/svc/v1/user_service_pb.js";
 import { hasPermission, WORKSPACE } from "../../shared/iam/authorize.ts";
 import type { Db } from "../../shared/platform/db.ts";
-import { invalidArgument, notFound, permissionDenied } from "../../shared/platform/errors.ts";
+import { notFound, permissionDenied } from "../../shared/platform/errors.ts";
 import { parseLoginId } from "../../shared/platform/names.ts";
 import type { SettingReader } from "../../shared/settings/setting-cache.ts";
 import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
@@ -15,7 +15,8 @@ import type { CommonQueryMethods } from "slonik";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";
-import { toUser } from "./user-convert.ts";
+import { loginIdOfUserName, toUser } from "./user-convert.ts";
+import { userLifecycleMethods } from "./user-service-lifecycle.ts";
 
 export interface UserDeps {
   db: Db;
@@ -24,12 +25,13 @@ export interface UserDeps {
 
 export function userService(deps: UserDeps) {
   return registration(UserService, {
+    ...userLifecycleMethods(deps),
     async getCurrentUser(_req, context) {
       return userView(deps.db, callerOf(context).loginId);
     },
     async getUser(req, context) {
       const principal = callerOf(context);
-      const loginId = loginIdOfName(req.name, principal);
+      const loginId = loginIdOfUserName(req.name, principal);
       if (loginId !== principal.loginId && !(await hasPermission(deps.db, principal, "bb.users.get", WORKSPACE))) {
         throw permissionDenied(`permission bb.users.get required on ${WORKSPACE}`);
       }
@@ -38,7 +40,7 @@ export function userService(deps: UserDeps) {
     async updateUser(req, context) {
       const principal = callerOf(context);
       const audit = auditScope(context);
-      const loginId = loginIdOfName(req.user?.name ?? "", principal);
+      const loginId = loginIdOfUserName(req.user?.name ?? "", principal);
       audit.resource = `users/${loginId}`;
       await updateUser(audit, principal, await readWorkspaceProfile(deps.settings), {
         loginId,
@@ -64,11 +66,4 @@ async function userView(db: CommonQueryMethods, loginId: string) {
   const user = await findUserByLoginId(db, loginId);
   if (!user) throw notFound(`user "${loginId}" does not exist`);
   return toUser(user, await activeLock(db, loginId));
-}
-
-/** users/<login_id> or users/me (the caller). */
-function loginIdOfName(name: string, principal: Principal): string {
-  if (!name.startsWith("users/")) throw invalidArgument(`name: "${name}" is not a user name; use users/<login_id> or users/me`);
-  const id = name.slice("users/".length);
-  return id === "me" ? principal.loginId : parseLoginId(id, "name");
 }

@@ -5,9 +5,19 @@ import { createHash, randomBytes } from "node:crypto";
 export type TokenKind = "ACCESS" | "REFRESH";
 
 const PREFIX: Record<TokenKind, string> = { ACCESS: "sat_", REFRESH: "srt_" };
+const SERVICE_KEY_PREFIX = "ssk_";
 
 export function newToken(kind: TokenKind): string {
   return PREFIX[kind] + randomBytes(32).toString("base64url");
+}
+
+/** A service account's API key (contract §5.1); shown once, stored hashed. */
+export function newServiceKey(): string {
+  return SERVICE_KEY_PREFIX + randomBytes(32).toString("base64url");
+}
+
+export function isServiceKey(token: string): boolean {
+  return token.startsWith(SERVICE_KEY_PREFIX);
 }
 
 export function tokenHash(token: string): Buffer {

@@ -8,6 +8,7 @@ import { findPolicies, type StoredPolicy } from "./iam-policy.store.ts";
 import { memberIncludes, type IamSubject } from "./members.ts";
 import { isPermission, permissionScope, type Permission } from "./permissions.ts";
 import { predefinedRole } from "./predefined-roles.ts";
+import { ADMIN_ROLE } from "./workspace-admins.ts";
 
 export const WORKSPACE = "workspaces/-";
 
@@ -36,7 +37,7 @@ export async function hasPermission(db: CommonQueryMethods, subject: IamSubject,
 }
 
 export async function isWorkspaceAdmin(db: CommonQueryMethods, subject: IamSubject): Promise<boolean> {
-  return (await boundRoles(db, subject, WORKSPACE)).has(`${ROLE_PREFIX}workspaceAdmin`);
+  return (await boundRoles(db, subject, WORKSPACE)).has(ADMIN_ROLE);
 }
 
 function rolesIn(policies: readonly StoredPolicy[], subject: IamSubject, now: Date): Set<string> {

@@ -18,10 +18,15 @@ export interface BindingInput {
 
 const MEMBER_SHAPES = "user:login_id=<login_id>, group:<group_id> or allUsers";
 
-export async function validateBindings(db: CommonQueryMethods, bindings: readonly BindingInput[], maxExpirationMs: number | undefined): Promise<StoredBinding[]> {
+export async function validateBindings(
+  db: CommonQueryMethods,
+  bindings: readonly BindingInput[],
+  maxExpirationMs: number | undefined,
+  fieldPrefix = "policy.bindings",
+): Promise<StoredBinding[]> {
   const now = Date.now();
   const stored = bindings.map((binding, i) => {
-    const field = `policy.bindings[${i}]`;
+    const field = `${fieldPrefix}[${i}]`;
     const role = canonicalRole(binding.role, `${field}.role`);
     const members = [...new Set(binding.members.map((m, j) => canonicalMember(m, `${field}.members[${j}]`)))];
     if (members.length === 0) throw invalidArgument(`${field}.members: a binding needs at least one member`);
@@ -30,7 +35,7 @@ export async function validateBindings(db: CommonQueryMethods, bindings: readonl
     checkExpiry(conditionExpiry(expression, `${field}.condition.expression`), now, maxExpirationMs, `${field}.condition.expression`);
     return { role, members, condition: { expression, title: binding.condition?.title ?? "", description: binding.condition?.description ?? "" } };
   });
-  await assertUsersExist(db, stored);
+  await assertUsersExist(db, stored, fieldPrefix);
   return stored;
 }
 
@@ -58,9 +63,9 @@ function checkExpiry(expiry: Date, now: number, maxMs: number | undefined, field
   }
 }
 
-async function assertUsersExist(db: CommonQueryMethods, bindings: readonly StoredBinding[]): Promise<void> {
+async function assertUsersExist(db: CommonQueryMethods, bindings: readonly StoredBinding[], field: string): Promise<void> {
   const named = [...new Set(bindings.flatMap((b) => b.members.map(memberLoginId).filter((id): id is string => id !== undefined)))];
   const known = await activeLoginIds(db, named);
   const missing = named.filter((id) => !known.has(id));
-  if (missing.length > 0) throw invalidArgument(`policy.bindings: unknown users ${missing.map((id) => `"${id}"`).join(", ")}`);
+  if (missing.length > 0) throw invalidArgument(`${field}: unknown users ${missing.map((id) => `"${id}"`).join(", ")}`);
 }

@@ -5,12 +5,10 @@
 import { AuditAction } from "../audit/actions.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
 import { aborted, failedPrecondition } from "../platform/errors.ts";
-import { activeLoginIds } from "../user/user.store.ts";
 import { WORKSPACE } from "./authorize.ts";
-import { isBindingActive } from "./binding-condition.ts";
 import { lockPolicy, replacePolicy, type StoredBinding, type StoredPolicy } from "./iam-policy.store.ts";
-import { memberLoginId } from "./members.ts";
 import { validateBindings, type BindingInput } from "./policy-validation.ts";
+import { activeAdmins, ADMIN_ROLE } from "./workspace-admins.ts";
 
 export interface PolicyWrite {
   scope: string;
@@ -19,8 +17,6 @@ export interface PolicyWrite {
   etag: string;
   maximumRoleExpirationMs: number | undefined;
 }
-
-const ADMIN_ROLE = "roles/workspaceAdmin";
 
 export async function setIamPolicy(audit: CallAudit, actor: string, write: PolicyWrite): Promise<StoredPolicy> {
   const tx = audit.tx;
@@ -37,11 +33,7 @@ export async function setIamPolicy(audit: CallAudit, actor: string, write: Polic
 }
 
 async function assertActiveAdmin(tx: CallAudit["tx"], bindings: readonly StoredBinding[]): Promise<void> {
-  const now = new Date();
-  const admins = bindings
-    .filter((b) => b.role === ADMIN_ROLE && isBindingActive(b.condition, now))
-    .flatMap((b) => b.members.map(memberLoginId).filter((id): id is string => id !== undefined));
-  if (admins.length === 0 || (await activeLoginIds(tx, admins)).size === 0) {
+  if ((await activeAdmins(tx, bindings)).size === 0) {
     throw failedPrecondition(`the workspace policy must keep at least one active user bound to ${ADMIN_ROLE}`);
   }
 }

@@ -5,6 +5,7 @@ import { sql } from "slonik";
 import { lockPolicy, replacePolicy } from "../iam/iam-policy.store.ts";
 import { WORKSPACE } from "../iam/authorize.ts";
 import { userMember } from "../iam/members.ts";
+import { ADMIN_ROLE } from "../iam/workspace-admins.ts";
 import { withTransaction, type Db } from "../platform/db.ts";
 import { BOOTSTRAP_LOCK } from "../platform/locks.ts";
 import type { Logger } from "../platform/logger.ts";
@@ -34,7 +35,7 @@ export async function bootstrapWorkspace(db: Db, options: BootstrapOptions, logg
       requireResetPassword: true,
     });
     const policy = await lockPolicy(tx, WORKSPACE);
-    await replacePolicy(tx, WORKSPACE, [...policy.bindings, { role: "roles/workspaceAdmin", members: [userMember(options.loginId)] }], "system");
+    await replacePolicy(tx, WORKSPACE, [...policy.bindings, { role: ADMIN_ROLE, members: [userMember(options.loginId)] }], "system");
     await initWorkspaceProfile(tx, { disallowSelfApprovalDefault: true });
     return true;
   });

@@ -4,7 +4,7 @@ import { z } from "zod";
 
 const optionalDate = z.coerce.date().nullable();
 
-const userRow = z
+export const userRow = z
   .object({
     id: z.coerce.number(),
     login_id: z.string(),
@@ -38,7 +38,7 @@ const userRow = z
 
 export type UserRow = z.infer<typeof userRow>;
 
-const COLUMNS = sql.fragment`id, login_id, email, title, type, state, source, password_hash, password_change_time,
+export const userColumns = sql.fragment`id, login_id, email, title, type, state, source, password_hash, password_change_time,
   require_reset_password, create_time, update_time, last_login_time`;
 
 export interface NewUser {
@@ -56,15 +56,15 @@ export async function insertUser(db: CommonQueryMethods, user: NewUser): Promise
     insert into principal (login_id, email, title, type, source, password_hash, password_change_time, require_reset_password)
     values (${user.loginId}, ${user.email}, ${user.title}, ${user.type}, ${user.source}, ${user.passwordHash},
             ${user.passwordHash ? sql.fragment`now()` : null}, ${user.requireResetPassword})
-    returning ${COLUMNS}`);
+    returning ${userColumns}`);
 }
 
 export async function findUserByLoginId(db: CommonQueryMethods, loginId: string): Promise<UserRow | undefined> {
-  return (await db.maybeOne(sql.type(userRow)`select ${COLUMNS} from principal where login_id = ${loginId}`)) ?? undefined;
+  return (await db.maybeOne(sql.type(userRow)`select ${userColumns} from principal where login_id = ${loginId}`)) ?? undefined;
 }
 
 export async function findUserById(db: CommonQueryMethods, id: number): Promise<UserRow | undefined> {
-  return (await db.maybeOne(sql.type(userRow)`select ${COLUMNS} from principal where id = ${id}`)) ?? undefined;
+  return (await db.maybeOne(sql.type(userRow)`select ${userColumns} from principal where id = ${id}`)) ?? undefined;
 }
 
 export async function countUsers(db: CommonQueryMethods): Promise<number> {
@@ -102,4 +102,21 @@ export async function activeLoginIds(db: CommonQueryMethods, loginIds: readonly 
 export async function firstAdminPending(db: CommonQueryMethods): Promise<boolean> {
   return db.oneFirst(sql.type(z.object({ pending: z.boolean() }))`
     select coalesce((select last_login_time is null or require_reset_password from principal order by id limit 1), true) as pending`);
+}
+
+export async function setUserState(db: CommonQueryMethods, id: number, state: UserRow["state"]): Promise<void> {
+  await db.query(sql.unsafe`update principal set state = ${state}, update_time = now() where id = ${id}`);
+}
+
+export async function setServiceKey(db: CommonQueryMethods, id: number, keyHash: Buffer): Promise<void> {
+  await db.query(sql.unsafe`update principal set service_key_hash = ${sql.binary(keyHash)}, update_time = now() where id = ${id}`);
+}
+
+/** The active service account holding a live key with this hash. */
+export async function findByServiceKey(db: CommonQueryMethods, keyHash: Buffer): Promise<UserRow | undefined> {
+  const row = await db.maybeOne(sql.type(userRow)`
+    select ${userColumns} from principal
+    where service_key_hash = ${sql.binary(keyHash)} and state = 'ACTIVE' and type = 'SERVICE_ACCOUNT'
+      and (service_key_expire_time is null or service_key_expire_time > now())`);
+  return row ?? undefined;
 }

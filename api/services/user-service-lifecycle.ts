@@ -1,0 +1,66 @@
+// UserService methods that create, list, delete and restore users.
+import type { ServiceImpl } from "@connectrpc/connect";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { type User, type UserService, UserType } from "../../shared/gen/svc/v1/user_service_pb.js";
+import { parseFilter, type FilterFields } from "../../shared/list/filter.ts";
+import { decodePageToken, encodePageToken, pageSize } from "../../shared/list/page.ts";
+import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
+import { createUser } from "../../shared/user/create-user.ts";
+import { listUsers } from "../../shared/user/user-list.store.ts";
+import { deleteUser, undeleteUser } from "../../shared/user/user-state.ts";
+import { auditScope } from "../transport/audit-scope.ts";
+import { kPrincipal } from "../transport/interceptors/authn.ts";
+import { loginIdOfUserName, toUser } from "./user-convert.ts";
+import type { UserDeps } from "./user-service.ts";
+
+const FILTER_FIELDS: FilterFields = {
+  login_id: { kind: "substring" },
+  email: { kind: "substring" },
+  title: { kind: "substring" },
+  state: { kind: "enum", values: ["ACTIVE", "DELETED"] },
+  type: { kind: "enum", values: ["END_USER", "SERVICE_ACCOUNT"] },
+};
+
+type LifecycleMethods = Pick<ServiceImpl<typeof UserService>, "listUsers" | "createUser" | "deleteUser" | "undeleteUser">;
+
+export function userLifecycleMethods(deps: UserDeps): LifecycleMethods {
+  return {
+    async listUsers(req) {
+      const terms = parseFilter(req.filter, FILTER_FIELDS);
+      const query = JSON.stringify({ filter: req.filter, showDeleted: req.showDeleted });
+      const limit = pageSize(req.pageSize, { max: 1000 });
+      const [afterId = 0] = decodePageToken(req.pageToken, query) ?? [];
+      const rows = await listUsers(deps.db, { terms, showDeleted: req.showDeleted, afterId: Number(afterId), limit: limit + 1 });
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        users: page.map((row) => toUser(row)),
+        nextPageToken: rows.length > limit && last ? encodePageToken(query, [last.id]) : "",
+      };
+    },
+    async createUser(req, context) {
+      const audit = auditScope(context);
+      const user = req.user;
+      const created = await createUser(audit, context.values.get(kPrincipal), await readWorkspaceProfile(deps.settings), {
+        loginId: req.loginId || (user?.name ? loginIdOfUserName(user.name) : ""),
+        email: user?.email ?? "",
+        title: user?.title ?? "",
+        type: userTypeOf(user),
+        password: user?.password ?? "",
+        roles: (user?.roles ?? []).map((grant) => ({ role: grant.role, expiresAt: grant.expiresAt && timestampDate(grant.expiresAt) })),
+      });
+      return { ...toUser(created.user), serviceKey: created.serviceKey ?? "" };
+    },
+    async deleteUser(req, context) {
+      await deleteUser(auditScope(context).tx, loginIdOfUserName(req.name));
+      return {};
+    },
+    async undeleteUser(req, context) {
+      return toUser(await undeleteUser(auditScope(context).tx, loginIdOfUserName(req.name)));
+    },
+  };
+}
+
+function userTypeOf(user: User | undefined): "END_USER" | "SERVICE_ACCOUNT" {
+  return user?.type === UserType.SERVICE_ACCOUNT ? "SERVICE_ACCOUNT" : "END_USER";
+}

@@ -1,0 +1,13 @@
+// Resolving a bearer credential to its principal: a session's access token,
+// or a service account's API key (contract §4.3).
+import type { CommonQueryMethods } from "slonik";
+import { findByServiceKey } from "../user/user.store.ts";
+import { userName, type Principal } from "./principal.ts";
+import { authenticateAccessToken, type SessionPolicy } from "./sessions.ts";
+import { isServiceKey, tokenHash } from "./tokens.ts";
+
+export async function authenticate(db: CommonQueryMethods, token: string, policy: SessionPolicy): Promise<Principal | undefined> {
+  if (!isServiceKey(token)) return authenticateAccessToken(db, token, policy);
+  const account = await findByServiceKey(db, tokenHash(token));
+  return account && { name: userName(account.loginId), id: account.id, loginId: account.loginId, pendingPasswordReset: false };
+}

@@ -1,0 +1,39 @@
+// Granting workspace roles to one member outside SetIamPolicy (CreateUser's
+// roles, contract §6.5): added to the workspace policy under its row lock,
+// validated like any binding, each grant audited as bb.role.assign.
+import { AuditAction } from "../audit/actions.ts";
+import type { CallAudit } from "../audit/call-audit.ts";
+import { WORKSPACE } from "./authorize.ts";
+import { expiryCondition } from "./binding-condition.ts";
+import { lockPolicy, replacePolicy } from "./iam-policy.store.ts";
+import { validateBindings } from "./policy-validation.ts";
+
+export interface RoleGrant {
+  role: string;
+  expiresAt?: Date | undefined;
+}
+
+export async function grantWorkspaceRoles(
+  audit: CallAudit,
+  member: string,
+  grants: readonly RoleGrant[],
+  maximumRoleExpirationMs: number | undefined,
+  updater: string,
+): Promise<void> {
+  if (grants.length === 0) return;
+  const added = await validateBindings(
+    audit.tx,
+    grants.map((g) => ({
+      role: g.role,
+      members: [member],
+      condition: g.expiresAt ? { expression: expiryCondition(g.expiresAt), title: "expiry", description: "" } : undefined,
+    })),
+    maximumRoleExpirationMs,
+    "roles",
+  );
+  const policy = await lockPolicy(audit.tx, WORKSPACE);
+  await replacePolicy(audit.tx, WORKSPACE, [...policy.bindings, ...added], updater);
+  for (const binding of added) {
+    audit.extra.push({ action: AuditAction.roleAssign, resource: WORKSPACE, detail: { member, role: binding.role } });
+  }
+}

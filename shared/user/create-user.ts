@@ -1,0 +1,69 @@
+// CreateUser (contract §5.1, §6.5): holders of bb.users.create create users
+// and service accounts, optionally with expiring workspace roles; anyone may
+// sign up as a workspace member unless disallow_signup is set.
+import type { CallAudit } from "../audit/call-audit.ts";
+import type { Principal } from "../auth/principal.ts";
+import { userName } from "../auth/principal.ts";
+import { newServiceKey, tokenHash } from "../auth/tokens.ts";
+import { hasPermission, WORKSPACE } from "../iam/authorize.ts";
+import { grantWorkspaceRoles, type RoleGrant } from "../iam/grant-roles.ts";
+import { userMember } from "../iam/members.ts";
+import { alreadyExists, invalidArgument, permissionDenied } from "../platform/errors.ts";
+import { parseLoginId } from "../platform/names.ts";
+import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
+import { hashPassword } from "./password-hash.ts";
+import { assertPasswordAllowed } from "./password-policy.ts";
+import { findUserByLoginId, insertUser, setServiceKey, type UserRow } from "./user.store.ts";
+
+export interface NewUserInput {
+  loginId: string;
+  email: string;
+  title: string;
+  type: UserRow["type"];
+  password: string;
+  roles: readonly RoleGrant[];
+}
+
+export interface CreatedUser {
+  user: UserRow;
+  /** A service account's API key, shown only in this reply. */
+  serviceKey?: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+const SIGN_UP_ROLE = "roles/workspaceMember";
+
+export async function createUser(audit: CallAudit, caller: Principal | undefined, profile: WorkspaceProfile, input: NewUserInput): Promise<CreatedUser> {
+  const tx = audit.tx;
+  const admin = caller !== undefined && (await hasPermission(tx, caller, "bb.users.create", WORKSPACE));
+  if (!admin && (caller !== undefined || profile.disallowSignup)) {
+    throw permissionDenied(profile.disallowSignup && !caller ? "sign-up is disabled in this workspace; ask an administrator" : `permission bb.users.create required on ${WORKSPACE}`);
+  }
+  if (!admin && (input.type !== "END_USER" || input.roles.length > 0)) {
+    throw permissionDenied("sign-up creates a user without roles; service accounts and roles need bb.users.create");
+  }
+  const loginId = parseLoginId(input.loginId, "login_id");
+  if (input.email !== "" && !EMAIL.test(input.email)) throw invalidArgument(`user.email: "${input.email}" is not an e-mail address`);
+  const serviceAccount = input.type === "SERVICE_ACCOUNT";
+  if (serviceAccount && input.password) throw invalidArgument("user.password: service accounts sign in with their key, not a password");
+  if (!serviceAccount) assertPasswordAllowed(input.password, profile.passwordRestriction, "user.password");
+  if (await findUserByLoginId(tx, loginId)) throw alreadyExists(`user "${loginId}" already exists`);
+
+  const user = await insertUser(tx, {
+    loginId,
+    email: input.email.toLowerCase(),
+    title: input.title || loginId,
+    type: input.type,
+    source: "LOCAL",
+    passwordHash: serviceAccount ? null : await hashPassword(input.password),
+    requireResetPassword: admin && !serviceAccount && profile.passwordRestriction.requireResetPasswordForFirstLogin,
+  });
+  audit.resource = userName(loginId);
+  if (!caller) audit.actor = userName(loginId);
+  const grants = admin ? input.roles : [{ role: SIGN_UP_ROLE }];
+  await grantWorkspaceRoles(audit, userMember(loginId), grants, profile.maximumRoleExpirationMs, caller?.name ?? userName(loginId));
+  if (!serviceAccount) return { user };
+  const serviceKey = newServiceKey();
+  await setServiceKey(tx, user.id, tokenHash(serviceKey));
+  return { user, serviceKey };
+}

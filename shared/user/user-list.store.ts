@@ -1,0 +1,37 @@
+// Listing users: the §2.4 filter fields over principal, keyset paging on id.
+import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
+import type { FilterTerm } from "../list/filter.ts";
+import { userColumns, userRow, type UserRow } from "./user.store.ts";
+
+export interface UserListQuery {
+  terms: readonly FilterTerm[];
+  showDeleted: boolean;
+  /** Return ids greater than this one (the page token's key). */
+  afterId: number;
+  limit: number;
+}
+
+const COLUMN: Record<string, FragmentSqlToken> = {
+  login_id: sql.fragment`login_id`,
+  email: sql.fragment`email`,
+  title: sql.fragment`title`,
+  state: sql.fragment`state`,
+  type: sql.fragment`type`,
+};
+
+export async function listUsers(db: CommonQueryMethods, query: UserListQuery): Promise<readonly UserRow[]> {
+  const conditions = [sql.fragment`id > ${query.afterId}`, ...query.terms.map(condition)];
+  if (!query.showDeleted && !query.terms.some((t) => t.field === "state")) conditions.push(sql.fragment`state = 'ACTIVE'`);
+  return db.any(sql.type(userRow)`
+    select ${userColumns} from principal where ${sql.join(conditions, sql.fragment` and `)}
+    order by id limit ${query.limit}`);
+}
+
+function condition(term: FilterTerm): FragmentSqlToken {
+  const column = COLUMN[term.field]!;
+  const value = String(term.value);
+  const substring = term.field !== "state" && term.field !== "type";
+  if (term.op === ":" && substring) return sql.fragment`strpos(lower(${column}), ${value.toLowerCase()}) > 0`;
+  if (term.op === "!=") return sql.fragment`${column} <> ${value}`;
+  return sql.fragment`${column} = ${term.field === "login_id" ? value.toLowerCase() : value}`;
+}

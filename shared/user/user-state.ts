@@ -1,0 +1,37 @@
+// DeleteUser and UndeleteUser (contract §5.1): a soft delete that ends every
+// session at once; the last active workspace administrator stays.
+import { revokePrincipalSessions } from "../auth/session.store.ts";
+import { isWorkspaceAdmin, WORKSPACE } from "../iam/authorize.ts";
+import { findPolicies } from "../iam/iam-policy.store.ts";
+import { activeAdmins } from "../iam/workspace-admins.ts";
+import type { Tx } from "../platform/db.ts";
+import { failedPrecondition, notFound } from "../platform/errors.ts";
+import { findUserByLoginId, setUserState, type UserRow } from "./user.store.ts";
+
+export async function deleteUser(tx: Tx, loginId: string): Promise<void> {
+  const user = await existing(tx, loginId);
+  if (user.state === "DELETED") return;
+  if (await isWorkspaceAdmin(tx, { loginId }) && (await otherActiveAdmins(tx, loginId)) === 0) {
+    throw failedPrecondition(`"${loginId}" is the last active workspace administrator and cannot be deleted`);
+  }
+  await setUserState(tx, user.id, "DELETED");
+  await revokePrincipalSessions(tx, user.id);
+}
+
+export async function undeleteUser(tx: Tx, loginId: string): Promise<UserRow> {
+  const user = await existing(tx, loginId);
+  if (user.state === "ACTIVE") throw failedPrecondition(`user "${loginId}" is not deleted`);
+  await setUserState(tx, user.id, "ACTIVE");
+  return (await findUserByLoginId(tx, loginId))!;
+}
+
+async function existing(tx: Tx, loginId: string): Promise<UserRow> {
+  const user = await findUserByLoginId(tx, loginId);
+  if (!user) throw notFound(`user "${loginId}" does not exist`);
+  return user;
+}
+
+async function otherActiveAdmins(tx: Tx, loginId: string): Promise<number> {
+  const [policy] = await findPolicies(tx, [WORKSPACE]);
+  return (await activeAdmins(tx, policy?.bindings ?? [], loginId)).size;
+}

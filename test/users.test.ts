@@ -1,0 +1,118 @@
+// Users and service accounts (contract §5.1, §6.5): creation by an
+// administrator or by sign-up, roles with expiry, service keys, listing with
+// filter and keyset paging, soft delete and undelete with the last-admin guard.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { adminQuery } from "./helpers/db.ts";
+import { restClient } from "./helpers/rest.ts";
+import { ADMIN, STRONG_PASSWORD } from "./helpers/users.ts";
+
+type User = { name: string; loginId: string; type?: string; state?: string; serviceKey?: string };
+
+describe("users", () => {
+  let app: TestApp;
+  let rest: ReturnType<typeof restClient>;
+  let admin: string;
+  before(async () => {
+    app = await startTestApp({ bootstrap: ADMIN });
+    rest = restClient(app.baseUrl);
+    const first = await rest<{ accessToken: string }>("POST", "/v1/auth/login", { body: { loginId: ADMIN.loginId, password: ADMIN.password } });
+    const body = { user: { password: STRONG_PASSWORD }, updateMask: "password", currentPassword: ADMIN.password };
+    assert.equal((await rest("PATCH", "/v1/users/admin", { token: first.body.accessToken, body })).status, 200);
+    admin = first.body.accessToken;
+  });
+  after(() => app.close());
+
+  const login = (loginId: string, password = STRONG_PASSWORD) =>
+    rest<{ accessToken: string; requireResetPassword?: boolean }>("POST", "/v1/auth/login", { body: { loginId, password } });
+  const create = (loginId: string, user: Record<string, unknown>, token?: string) =>
+    rest<User>("POST", `/v1/users?loginId=${loginId}`, { token, body: user });
+  const workspaceBindings = async () =>
+    (await adminQuery("select bindings from iam_policy where scope = 'workspaces/-'", app.database.url)).rows[0].bindings as {
+      role: string;
+      members: string[];
+      condition?: { expression: string };
+    }[];
+
+  it("creates a user who must change the password at first sign-in, with expiring roles", async () => {
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const reply = await create("Carol", { email: "Carol@Example.com", password: STRONG_PASSWORD, roles: [{ role: "roles/projectViewer", expiresAt }] }, admin);
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    assert.equal(reply.body.name, "users/carol");
+    assert.equal((await login("carol")).body.requireResetPassword, true);
+    const binding = (await workspaceBindings()).find((b) => b.members.includes("user:login_id=carol"));
+    assert.equal(binding?.role, "roles/projectViewer");
+    assert.equal(binding?.condition?.expression, `request.time < timestamp("${expiresAt}")`);
+    const audit = await adminQuery(`select action, detail from audit_log where resource in ('users/carol', 'workspaces/-') and actor = 'users/admin' order by id`, app.database.url);
+    assert.deepEqual(audit.rows, [
+      { action: "bb.users.create", detail: {} },
+      { action: "bb.role.assign", detail: { member: "user:login_id=carol", role: "roles/projectViewer" } },
+    ]);
+    assert.equal((await create("carol", { password: STRONG_PASSWORD }, admin)).status, 409);
+    assert.equal((await create("dave", { password: "weak" }, admin)).status, 400);
+  });
+
+  it("lets anyone sign up as a workspace member until sign-up is disallowed", async () => {
+    const signUp = await create("erin", { password: STRONG_PASSWORD });
+    assert.equal(signUp.status, 200, JSON.stringify(signUp.body));
+    assert.equal((await login("erin")).body.requireResetPassword, undefined, "a self-chosen password needs no reset");
+    assert.ok((await workspaceBindings()).some((b) => b.role === "roles/workspaceMember" && b.members.includes("user:login_id=erin")));
+    const escalate = await create("frank", { password: STRONG_PASSWORD, roles: [{ role: "roles/workspaceAdmin" }] });
+    assert.equal(escalate.status, 403);
+    await adminQuery(
+      `insert into setting (name, value) values ('WORKSPACE_PROFILE', '{"disallowSignup": true}') on conflict (name) do update set value = setting.value || excluded.value`,
+      app.database.url,
+    );
+    const refused = await create("grace", { password: STRONG_PASSWORD });
+    assert.equal(refused.status, 403);
+    assert.match(String((refused.body as unknown as { message: string }).message), /sign-up is disabled/);
+  });
+
+  it("gives a service account a key, shown once, that authenticates but cannot sign in with a password", async () => {
+    const reply = await create("ci-bot", { type: "SERVICE_ACCOUNT" }, admin);
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    const key = reply.body.serviceKey!;
+    assert.match(key, /^ssk_/);
+    const me = await rest<User>("GET", "/v1/users/me", { token: key });
+    assert.equal(me.body.loginId, "ci-bot");
+    const read = await rest<User>("GET", "/v1/users/ci-bot", { token: admin });
+    assert.equal(read.body.serviceKey, undefined, "the key is never read back");
+    assert.equal((await login("ci-bot", "")).status, 401);
+    const audit = await adminQuery(`select response from audit_log where resource = 'users/ci-bot' and action = 'bb.users.create'`, app.database.url);
+    assert.equal(JSON.parse(audit.rows[0].response).serviceKey, "***");
+  });
+
+  it("lists users with a filter and stable keyset pages", async () => {
+    for (const id of ["list-a", "list-b", "list-c"]) assert.equal((await create(id, { password: STRONG_PASSWORD, title: `Lister ${id}` }, admin)).status, 200);
+    const first = await rest<{ users: User[]; nextPageToken: string }>("GET", "/v1/users?filter=title:lister&pageSize=2", { token: admin });
+    assert.deepEqual(first.body.users.map((u) => u.loginId), ["list-a", "list-b"]);
+    await create("list-0", { password: STRONG_PASSWORD, title: "Lister late" }, admin);
+    const second = await rest<{ users: User[]; nextPageToken?: string }>("GET", `/v1/users?filter=title:lister&pageSize=2&pageToken=${first.body.nextPageToken}`, { token: admin });
+    assert.deepEqual(second.body.users.map((u) => u.loginId), ["list-c", "list-0"]);
+    const other = await rest("GET", `/v1/users?filter=type=END_USER&pageToken=${first.body.nextPageToken}`, { token: admin });
+    assert.equal(other.status, 400, "a token from another query");
+    const bad = await rest<{ message: string }>("GET", "/v1/users?filter=owner:me", { token: admin });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.message, /unknown filter field "owner"/);
+    const accounts = await rest<{ users: User[] }>("GET", "/v1/users?filter=type=SERVICE_ACCOUNT", { token: admin });
+    assert.deepEqual(accounts.body.users.map((u) => u.loginId), ["ci-bot"]);
+  });
+
+  it("soft-deletes a user, ending its sessions, and restores it; the last admin stays", async () => {
+    assert.equal((await create("henry", { password: STRONG_PASSWORD }, admin)).status, 200);
+    await adminQuery("update principal set require_reset_password = false where login_id = 'henry'", app.database.url);
+    const session = (await login("henry")).body.accessToken;
+    assert.equal((await rest("DELETE", "/v1/users/henry", { token: admin })).status, 200);
+    assert.equal((await rest("GET", "/v1/users/me", { token: session })).status, 401);
+    assert.equal((await login("henry")).status, 401);
+    const listed = await rest<{ users: User[] }>("GET", "/v1/users?filter=login_id:henry&showDeleted=true", { token: admin });
+    assert.equal(listed.body.users[0]?.state, "DELETED");
+    const restored = await rest<User>("POST", "/v1/users/henry:undelete", { token: admin, body: {} });
+    assert.equal(restored.body.state, "ACTIVE");
+    assert.equal((await login("henry")).status, 200);
+    const last = await rest<{ code: string }>("DELETE", "/v1/users/admin", { token: admin });
+    assert.equal(last.status, 400);
+    assert.equal(last.body.code, "failed_precondition");
+  });
+});
