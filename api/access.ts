@@ -15,9 +15,9 @@ export function sessionAuthenticate(db: Db, settings: SettingReader): Authentica
 }
 
 export function iamAuthorize(db: Db): Authorize {
-  return async (principal, permission, resourceName) => {
+  return async (principal, permission, resourceName, tx) => {
     if (!isPermission(permission)) return { allowed: false, resource: resourceName || "workspaces/-" };
     const scope = checkScope(permission, resourceName);
-    return { allowed: await hasPermission(db, principal, permission, scope), resource: scope };
+    return { allowed: await hasPermission(tx ?? db, principal, permission, scope), resource: scope };
   };
 }

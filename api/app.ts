@@ -36,6 +36,8 @@ import type { ServiceRegistration } from "./transport/services.ts";
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** The side pool (DbOptions.side): counters that commit whatever the call does. */
+  sideDb: Db;
   logger: Logger;
   metrics: Metrics;
   settings: SettingReader;
@@ -107,7 +109,7 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
 /** Every svc.v1 service with its implementation. */
 export function svcServices(deps: AppDeps): ServiceRegistration[] {
   return [
-    authService({ db: deps.db, metrics: deps.metrics, settings: deps.settings, externalUrl: deps.config.externalUrl }),
+    authService({ db: deps.db, sideDb: deps.sideDb, metrics: deps.metrics, settings: deps.settings, externalUrl: deps.config.externalUrl }),
     userService({ db: deps.db, settings: deps.settings }),
     workspaceService({ db: deps.db, settings: deps.settings }),
     actuatorService({

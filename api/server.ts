@@ -8,6 +8,7 @@ import { buildApp } from "./app.ts";
 
 export interface ApiDeps extends ProcessContext {
   db: Db;
+  sideDb: Db;
   metrics: Metrics;
   settings: SettingReader;
   isLeader: () => boolean;

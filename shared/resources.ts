@@ -11,6 +11,8 @@ import { createSettingCache, type SettingCache } from "./settings/setting-cache.
 export interface Resources {
   store: Store;
   db: Db;
+  /** For short queries made while a call holds a transaction of `db` (see DbOptions.side). */
+  sideDb: Db;
   settings: SettingCache;
   metrics: Metrics;
 }
@@ -22,8 +24,10 @@ export async function openResources(context: ProcessContext): Promise<Resources>
   const db = await createDb(store.url, logger);
   onStop(() => db.end());
   await bootstrapWorkspace(db, { loginId: config.bootstrapAdminLoginId, password: config.bootstrapAdminPassword }, logger);
-  const settings = createSettingCache(store.url, db, logger);
+  const sideDb = await createDb(store.url, logger, { maxPoolSize: 5, side: true });
+  onStop(() => sideDb.end());
+  const settings = createSettingCache(store.url, sideDb, logger);
   onStop(() => settings.close());
   const metrics = createMetrics({ threadPoolSize: config.threadPoolSize, countJobs: () => countJobs(db) });
-  return { store, db, settings, metrics };
+  return { store, db, sideDb, settings, metrics };
 }

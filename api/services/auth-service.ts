@@ -20,6 +20,7 @@ import { toUser } from "./user-convert.ts";
 
 export interface AuthDeps {
   db: Db;
+  sideDb: Db;
   metrics: Metrics;
   settings: SettingReader;
   /** The --external-url flag, which wins over the workspace profile's. */
@@ -45,7 +46,7 @@ export function authService(deps: AuthDeps) {
       const audit = auditScope(context);
       let result;
       try {
-        result = await passwordLogin(deps.db, audit, profile, requestFacts(context.values), req);
+        result = await passwordLogin(deps.sideDb, audit, profile, requestFacts(context.values), req);
       } catch (error) {
         deps.metrics.authLogins.inc({ status: refusalStatus(audit) });
         throw error;

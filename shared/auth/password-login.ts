@@ -46,7 +46,8 @@ export function refusalStatus(audit: CallAudit): "locked" | "rate_limited" | "fa
   return reason === Refusal.rateLimited ? "rate_limited" : "failure";
 }
 
-export async function passwordLogin(db: Db, audit: CallAudit, profile: WorkspaceProfile, client: ClientFacts, input: LoginInput): Promise<LoginResult> {
+/** `sideDb` carries the rate-limit counter, which commits on its own. */
+export async function passwordLogin(sideDb: Db, audit: CallAudit, profile: WorkspaceProfile, client: ClientFacts, input: LoginInput): Promise<LoginResult> {
   const loginId = normalizeLoginId(input.loginId);
   audit.action = AuditAction.loginFail;
   audit.actor = userName(loginId ?? input.loginId);
@@ -56,7 +57,7 @@ export async function passwordLogin(db: Db, audit: CallAudit, profile: Workspace
     return error;
   };
   try {
-    await takeRateLimit(db, LOGIN_RATE_LIMIT, client.clientIp);
+    await takeRateLimit(sideDb, LOGIN_RATE_LIMIT, client.clientIp);
   } catch (error) {
     throw refuse(Refusal.rateLimited, error as Error);
   }

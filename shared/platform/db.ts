@@ -9,6 +9,13 @@ export interface DbOptions {
   maxPoolSize?: number;
   /** Statement timeout for domain queries, in milliseconds. */
   statementTimeoutMs?: number;
+  /**
+   * A side pool: its short, self-contained queries may run while the caller
+   * holds a transaction of the main pool (settings cache misses, counters that
+   * must commit whatever the call does). The main pool refuses that, so a
+   * call can never wait on its own pool while holding one of its connections.
+   */
+  side?: boolean;
 }
 
 export async function createDb(url: string, logger: Logger, options: DbOptions = {}): Promise<Db> {
@@ -21,10 +28,7 @@ export async function createDb(url: string, logger: Logger, options: DbOptions =
     // Every query leaves the session as it found it; DISCARD ALL after each
     // pooled query would double the cost of a round trip.
     resetConnection: async () => {},
-    // A call's transaction may read through the pool on purpose: settings
-    // cache misses, and counters that must commit whatever the call's
-    // transaction does (sign-in rate limits).
-    dangerouslyAllowForeignConnections: true,
+    dangerouslyAllowForeignConnections: options.side === true,
     interceptors: [resultParser],
   });
   pool.on("error", (error) => logger.warn({ error: String(error) }, "metadata store connection error"));

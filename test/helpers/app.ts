@@ -34,9 +34,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const db = await createDb(database.url, logger, { maxPoolSize: 5 });
   const config = loadConfig(["--port", "0", ...(options.flags ?? [])], {});
   if (options.bootstrap) await bootstrapWorkspace(db, options.bootstrap, logger);
-  const settings = createSettingCache(database.url, db, logger);
+  const sideDb = await createDb(database.url, logger, { maxPoolSize: 3, side: true });
+  const settings = createSettingCache(database.url, sideDb, logger);
   const metrics = createMetrics({ threadPoolSize: 4, countJobs: () => countJobs(db) });
-  const deps: AppDeps = { config, db, logger, metrics, settings, isLeader: () => false, ...options.deps };
+  const deps: AppDeps = { config, db, sideDb, logger, metrics, settings, isLeader: () => false, ...options.deps };
   const services: ServiceRegistration[] = [...svcServices(deps), transcodingService];
   const app = await buildApp(deps, services);
   await app.fastify.listen({ port: 0, host: "127.0.0.1" });
@@ -51,6 +52,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       app.beginShutdown();
       await app.fastify.close();
       await settings.close();
+      await sideDb.end();
       await db.end();
       if (!options.database) await database.drop();
     },

@@ -1,5 +1,7 @@
 // Permission check from the RPC's `permission` option (contract §0.2, §1.3).
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import type { Tx } from "../../../shared/platform/db.ts";
+import { kAudit } from "../audit-scope.ts";
 import { methodOptions } from "../method-options.ts";
 import { requestResource } from "../request-resource.ts";
 import { kPrincipal, type Principal } from "./authn.ts";
@@ -8,7 +10,13 @@ import { kPrincipal, type Principal } from "./authn.ts";
  * Answers whether the principal holds the permission for the resource the
  * request names, and at which scope that was decided.
  */
-export type Authorize = (principal: Principal, permission: string, resourceName: string) => Promise<{ allowed: boolean; resource: string }>;
+export type Authorize = (
+  principal: Principal,
+  permission: string,
+  resourceName: string,
+  /** The call's transaction when it has one: the check reads through it. */
+  tx: Tx | undefined,
+) => Promise<{ allowed: boolean; resource: string }>;
 
 export function createAclInterceptor(authorize: Authorize): Interceptor {
   return (next) => async (req) => {
@@ -16,7 +24,8 @@ export function createAclInterceptor(authorize: Authorize): Interceptor {
     if (access.kind !== "iam") return next(req);
     const principal = req.contextValues.get(kPrincipal);
     if (!principal) throw new ConnectError("sign in first: no credential was sent", Code.Unauthenticated);
-    const decision = await authorize(principal, access.permission, req.stream ? "" : requestResource(req.method.input, req.message));
+    const resourceName = req.stream ? "" : requestResource(req.method.input, req.message);
+    const decision = await authorize(principal, access.permission, resourceName, req.contextValues.get(kAudit)?.tx);
     if (!decision.allowed) {
       throw new ConnectError(`permission ${access.permission} required on ${decision.resource}`, Code.PermissionDenied);
     }
