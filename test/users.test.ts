@@ -41,12 +41,14 @@ describe("users", () => {
     assert.equal(reply.status, 200, JSON.stringify(reply.body));
     assert.equal(reply.body.name, "users/carol");
     assert.equal((await login("carol")).body.requireResetPassword, true);
-    const binding = (await workspaceBindings()).find((b) => b.members.includes("user:login_id=carol"));
-    assert.equal(binding?.role, "roles/projectViewer");
+    const carols = (await workspaceBindings()).filter((b) => b.members.includes("user:login_id=carol"));
+    assert.deepEqual(carols.map((b) => b.role), ["roles/workspaceMember", "roles/projectViewer"], "every new user is a member");
+    const binding = carols[1];
     assert.equal(binding?.condition?.expression, `request.time < timestamp("${expiresAt}")`);
     const audit = await adminQuery(`select action, detail from audit_log where resource in ('users/carol', 'workspaces/-') and actor = 'users/admin' order by id`, app.database.url);
     assert.deepEqual(audit.rows, [
       { action: "bb.users.create", detail: {} },
+      { action: "bb.role.assign", detail: { member: "user:login_id=carol", role: "roles/workspaceMember" } },
       { action: "bb.role.assign", detail: { member: "user:login_id=carol", role: "roles/projectViewer" } },
     ]);
     assert.equal((await create("carol", { password: STRONG_PASSWORD }, admin)).status, 409);

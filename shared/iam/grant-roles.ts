@@ -29,7 +29,7 @@ export async function grantWorkspaceRoles(
       condition: g.expiresAt ? { expression: expiryCondition(g.expiresAt), title: "expiry", description: "" } : undefined,
     })),
     maximumRoleExpirationMs,
-    "roles",
+    { fieldPrefix: "roles" },
   );
   const policy = await lockPolicy(audit.tx, WORKSPACE);
   await replacePolicy(audit.tx, WORKSPACE, [...policy.bindings, ...added], updater);

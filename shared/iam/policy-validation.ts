@@ -18,13 +18,22 @@ export interface BindingInput {
 
 const MEMBER_SHAPES = "user:login_id=<login_id>, group:<group_id> or allUsers";
 
+export interface ValidationOptions {
+  /** Names the bindings in errors (default policy.bindings). */
+  fieldPrefix?: string;
+  /** The stored bindings: one written back unchanged keeps its expiry even when it has passed. */
+  existing?: readonly StoredBinding[];
+}
+
 export async function validateBindings(
   db: CommonQueryMethods,
   bindings: readonly BindingInput[],
   maxExpirationMs: number | undefined,
-  fieldPrefix = "policy.bindings",
+  options: ValidationOptions = {},
 ): Promise<StoredBinding[]> {
   const now = Date.now();
+  const fieldPrefix = options.fieldPrefix ?? "policy.bindings";
+  const unchanged = new Set((options.existing ?? []).map(bindingKey));
   const stored = bindings.map((binding, i) => {
     const field = `${fieldPrefix}[${i}]`;
     const role = canonicalRole(binding.role, `${field}.role`);
@@ -32,11 +41,19 @@ export async function validateBindings(
     if (members.length === 0) throw invalidArgument(`${field}.members: a binding needs at least one member`);
     const expression = binding.condition?.expression.trim() ?? "";
     if (!expression) return { role, members };
-    checkExpiry(conditionExpiry(expression, `${field}.condition.expression`), now, maxExpirationMs, `${field}.condition.expression`);
+    const expiry = conditionExpiry(expression, `${field}.condition.expression`);
+    if (!unchanged.has(bindingKey({ role, members, condition: { expression, title: "", description: "" } }))) {
+      checkExpiry(expiry, now, maxExpirationMs, `${field}.condition.expression`);
+    }
     return { role, members, condition: { expression, title: binding.condition?.title ?? "", description: binding.condition?.description ?? "" } };
   });
   await assertUsersExist(db, stored, fieldPrefix);
   return stored;
+}
+
+/** Role, sorted members and condition: what makes two bindings the same grant. */
+function bindingKey(binding: StoredBinding): string {
+  return JSON.stringify([binding.role, [...binding.members].sort(), binding.condition?.expression.trim() ?? ""]);
 }
 
 function canonicalRole(role: string, field: string): string {
@@ -67,5 +84,7 @@ async function assertUsersExist(db: CommonQueryMethods, bindings: readonly Store
   const named = [...new Set(bindings.flatMap((b) => b.members.map(memberLoginId).filter((id): id is string => id !== undefined)))];
   const known = await activeLoginIds(db, named);
   const missing = named.filter((id) => !known.has(id));
-  if (missing.length > 0) throw invalidArgument(`${field}: unknown users ${missing.map((id) => `"${id}"`).join(", ")}`);
+  if (missing.length > 0) {
+    throw invalidArgument(`${field}: unknown users ${missing.map((id) => `"${id}"`).join(", ")}; accepted shapes: ${MEMBER_SHAPES}`);
+  }
 }

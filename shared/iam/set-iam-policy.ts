@@ -20,14 +20,14 @@ export interface PolicyWrite {
 
 export async function setIamPolicy(audit: CallAudit, actor: string, write: PolicyWrite): Promise<StoredPolicy> {
   const tx = audit.tx;
-  const bindings = await validateBindings(tx, write.bindings, write.maximumRoleExpirationMs);
+  audit.resource = write.scope;
   const current = await lockPolicy(tx, write.scope);
+  const bindings = await validateBindings(tx, write.bindings, write.maximumRoleExpirationMs, { existing: current.bindings });
   if (write.etag && write.etag !== current.etag) {
     throw aborted(`the IAM policy of ${write.scope} changed since it was read (etag ${write.etag} is stale); read it again and retry`);
   }
   if (write.scope === WORKSPACE) await assertActiveAdmin(tx, bindings);
   const updated = await replacePolicy(tx, write.scope, bindings, actor);
-  audit.resource = write.scope;
   audit.extra.push(...roleChanges(current.bindings, bindings, write.scope));
   return updated;
 }

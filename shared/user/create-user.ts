@@ -31,7 +31,7 @@ export interface CreatedUser {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
-const SIGN_UP_ROLE = "roles/workspaceMember";
+const MEMBER_ROLE = "roles/workspaceMember";
 
 export async function createUser(audit: CallAudit, caller: Principal | undefined, profile: WorkspaceProfile, input: NewUserInput): Promise<CreatedUser> {
   const tx = audit.tx;
@@ -60,7 +60,8 @@ export async function createUser(audit: CallAudit, caller: Principal | undefined
   });
   audit.resource = userName(loginId);
   if (!caller) audit.actor = userName(loginId);
-  const grants = admin ? input.roles : [{ role: SIGN_UP_ROLE }];
+  // Every new user is a workspace member, plus the roles an administrator gives (contract §18.4).
+  const grants = [{ role: MEMBER_ROLE }, ...(admin ? input.roles.filter((g) => g.role !== MEMBER_ROLE || g.expiresAt) : [])];
   await grantWorkspaceRoles(audit, userMember(loginId), grants, profile.maximumRoleExpirationMs, caller?.name ?? userName(loginId));
   if (!serviceAccount) return { user };
   const serviceKey = newServiceKey();

@@ -25,7 +25,10 @@ export function createAclInterceptor(authorize: Authorize): Interceptor {
     const principal = req.contextValues.get(kPrincipal);
     if (!principal) throw new ConnectError("sign in first: no credential was sent", Code.Unauthenticated);
     const resourceName = req.stream ? "" : requestResource(req.method.input, req.message);
-    const decision = await authorize(principal, access.permission, resourceName, req.contextValues.get(kAudit)?.tx);
+    const audit = req.contextValues.get(kAudit);
+    const decision = await authorize(principal, access.permission, resourceName, audit?.tx);
+    // A request that names no resource (workspace calls) is recorded at the scope checked.
+    if (audit && !resourceName) audit.resource ??= decision.resource;
     if (!decision.allowed) {
       throw new ConnectError(`permission ${access.permission} required on ${decision.resource}`, Code.PermissionDenied);
     }
