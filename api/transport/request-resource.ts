@@ -1,6 +1,7 @@
 // The resource a request acts on, read from its name-like field: `name`,
 // `resource` or `parent`, else the `name` of its first message field that has
-// one (UpdateSetting's setting.name). Handlers may state it instead.
+// one (UpdateSetting's setting.name), else the user a `loginId` names (sign-in,
+// unlock). Handlers may state it instead.
 import type { DescMessage, Message } from "@bufbuild/protobuf";
 
 const NAME_FIELDS = ["name", "resource", "parent"];
@@ -16,5 +17,6 @@ export function requestResource(desc: DescMessage, message: Message): string {
     const nested = record[field.localName] as Record<string, unknown> | undefined;
     if (typeof nested?.["name"] === "string" && nested["name"] !== "") return nested["name"];
   }
-  return "";
+  const loginId = record["loginId"];
+  return typeof loginId === "string" && loginId !== "" ? `users/${loginId.trim().toLowerCase()}` : "";
 }

@@ -9,7 +9,7 @@ export function restClient(baseUrl: string) {
   return async <T = Record<string, unknown>>(
     method: string,
     path: string,
-    options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+    options: { body?: unknown; token?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
   ): Promise<RestReply<T>> => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers["content-type"] = "application/json";
@@ -18,6 +18,7 @@ export function restClient(baseUrl: string) {
       method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
     });
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : {}) as T, headers: res.headers };
