@@ -2,7 +2,9 @@
 // rarely. Each process keeps the stored payloads in memory and drops an entry
 // when PostgreSQL announces a change (setting_changed, sent by a trigger in
 // the writing transaction). While the announcement channel is down the cache
-// is bypassed, so a reader never sees a value older than its last reconnect.
+// is bypassed, so a reader never sees a value older than its last reconnect;
+// and an entry is read again after MAX_AGE_MS whatever the channel says, which
+// bounds staleness when announcements are delayed on a busy server.
 import pg from "pg";
 import type { CommonQueryMethods } from "slonik";
 import type { Logger } from "../platform/logger.ts";
@@ -19,9 +21,15 @@ export interface SettingCache extends SettingReader {
 
 const CHANNEL = "setting_changed";
 const RECONNECT_MS = 1_000;
+const MAX_AGE_MS = 5_000;
+
+interface Entry {
+  value: Record<string, unknown> | undefined;
+  readAt: number;
+}
 
 export function createSettingCache(url: string, db: CommonQueryMethods, logger: Logger): SettingCache {
-  const entries = new Map<string, Record<string, unknown> | undefined>();
+  const entries = new Map<string, Entry>();
   let generation = 0; // bumped on every invalidation; a read started earlier is not cached
   let listener: pg.Client | undefined;
   let closed = false;
@@ -63,10 +71,12 @@ export function createSettingCache(url: string, db: CommonQueryMethods, logger: 
 
   return {
     async get(name) {
-      if (listener && entries.has(name)) return entries.get(name);
+      const entry = entries.get(name);
+      if (listener && entry && performance.now() - entry.readAt < MAX_AGE_MS) return entry.value;
       const started = generation;
+      const readAt = performance.now();
       const value = await getStoredSetting(db, name);
-      if (listener && started === generation) entries.set(name, value);
+      if (listener && started === generation) entries.set(name, { value, readAt });
       return value;
     },
     async close() {
