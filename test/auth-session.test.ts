@@ -43,6 +43,9 @@ describe("sign-in and sessions", () => {
     const blocked = await rest("GET", "/v1/workspaces/-:getIamPolicy", { token });
     assert.equal(blocked.status, 403);
     assert.match(String(blocked.body.message), /password change required/);
+    const sneaky = await rest("POST", "/v1/users?loginId=sneaky", { token, body: { type: "SERVICE_ACCOUNT" } });
+    assert.equal(sneaky.status, 403, "a public call runs as anonymous: the pending admin grants nothing");
+    assert.equal((await adminQuery("select 1 from principal where login_id = 'sneaky'", app.database.url)).rowCount, 0);
 
     const weak = await rest("PATCH", "/v1/users/admin", { token, body: { user: { password: "short" }, updateMask: "password", currentPassword: ADMIN.password } });
     assert.equal(weak.status, 400);
@@ -76,6 +79,9 @@ describe("sign-in and sessions", () => {
     assert.equal(row.severity, "INFO");
     assert.deepEqual(row.detail, { failureCount: 1, reason: "wrong login id or password" });
     assert.equal(JSON.parse(row.request).password, "***");
+    const metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();
+    const failures = Number(/^svc_auth_login_total\{status="failure"\} (\d+)$/m.exec(metrics)?.[1]);
+    assert.ok(failures >= 2, metrics.split("\n").filter((l) => l.startsWith("svc_auth_login_total")).join("\n"));
   });
 
   it("revokes the session at once on logout", async () => {

@@ -101,6 +101,29 @@ describe("users", () => {
     assert.deepEqual(accounts.body.users.map((u) => u.loginId), ["ci-bot"]);
   });
 
+  it("keeps one administrator when two delete themselves at once", async () => {
+    assert.equal((await create("ivy", { password: STRONG_PASSWORD }, admin)).status, 200);
+    await adminQuery("update principal set require_reset_password = false where login_id = 'ivy'", app.database.url);
+    const policy = await rest<{ etag: string; bindings: object[] }>("GET", "/v1/workspaces/-:getIamPolicy", { token: admin });
+    const bindings = [...policy.body.bindings, { role: "roles/workspaceAdmin", members: ["user:login_id=ivy"] }];
+    assert.equal((await rest("POST", "/v1/workspaces/-:setIamPolicy", { token: admin, body: { policy: { bindings } } })).status, 200);
+    const ivy = (await login("ivy")).body.accessToken;
+    const replies = await Promise.all([
+      rest("DELETE", "/v1/users/ivy", { token: ivy }),
+      rest("DELETE", "/v1/users/admin", { token: admin }),
+    ]);
+    assert.deepEqual(replies.map((r) => r.status).sort(), [200, 400]);
+    const active = await adminQuery("select login_id from principal where login_id in ('admin', 'ivy') and state = 'ACTIVE'", app.database.url);
+    assert.equal(active.rowCount, 1);
+    const survivor = active.rows[0].login_id as string;
+    const deleted = survivor === "admin" ? "ivy" : "admin";
+    const restored = await rest("POST", `/v1/users/${deleted}:undelete`, { token: survivor === "admin" ? admin : ivy, body: {} });
+    assert.equal(restored.status, 200);
+    if (deleted === "admin") admin = (await login("admin")).body.accessToken; // its sessions ended with the delete
+    const reset = await rest("POST", "/v1/workspaces/-:setIamPolicy", { token: admin, body: { policy: { bindings: policy.body.bindings } } });
+    assert.equal(reset.status, 200, "admin is the only administrator again");
+  });
+
   it("soft-deletes a user, ending its sessions, and restores it; the last admin stays", async () => {
     assert.equal((await create("henry", { password: STRONG_PASSWORD }, admin)).status, 200);
     await adminQuery("update principal set require_reset_password = false where login_id = 'henry'", app.database.url);

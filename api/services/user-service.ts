@@ -3,9 +3,9 @@
 import { activeLock, unlock } from "../../shared/auth/lockout.ts";
 import type { Principal } from "../../shared/auth/principal.ts";
 import { UserService } from "../../shared/gen/svc/v1/user_service_pb.js";
-import { hasPermission, WORKSPACE } from "../../shared/iam/authorize.ts";
+import { requirePermission, WORKSPACE } from "../../shared/iam/authorize.ts";
 import type { Db } from "../../shared/platform/db.ts";
-import { notFound, permissionDenied } from "../../shared/platform/errors.ts";
+import { notFound } from "../../shared/platform/errors.ts";
 import { parseLoginId } from "../../shared/platform/names.ts";
 import type { SettingReader } from "../../shared/settings/setting-cache.ts";
 import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
@@ -32,9 +32,7 @@ export function userService(deps: UserDeps) {
     async getUser(req, context) {
       const principal = callerOf(context);
       const loginId = loginIdOfUserName(req.name, principal);
-      if (loginId !== principal.loginId && !(await hasPermission(deps.db, principal, "bb.users.get", WORKSPACE))) {
-        throw permissionDenied(`permission bb.users.get required on ${WORKSPACE}`);
-      }
+      if (loginId !== principal.loginId) await requirePermission(deps.db, principal, "bb.users.get", WORKSPACE);
       return userView(deps.db, loginId);
     },
     async updateUser(req, context) {
@@ -56,7 +54,7 @@ export function userService(deps: UserDeps) {
       const audit = auditScope(context);
       const loginId = parseLoginId(req.loginId, "login_id");
       audit.resource = `users/${loginId}`;
-      if (!(await unlock(audit.tx, loginId))) audit.detail = { wasLocked: false };
+      audit.detail = { wasLocked: await unlock(audit.tx, loginId) };
       return {};
     },
   });

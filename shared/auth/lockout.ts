@@ -36,9 +36,9 @@ export async function settleSuccess(tx: CommonQueryMethods, loginId: string, now
   return lockedUntil;
 }
 
-/** Lifts a lock (and the count); false when the id was neither locked nor failing. */
-export function unlock(tx: CommonQueryMethods, loginId: string): Promise<boolean> {
-  return deleteLoginFailure(tx, loginId);
+/** Lifts a lock and resets the count; answers whether a lock was in force. */
+export async function unlock(tx: CommonQueryMethods, loginId: string, now = new Date()): Promise<boolean> {
+  return lockInForce(await deleteLoginFailure(tx, loginId), now) !== undefined;
 }
 
 export function failureSeverity(failureCount: number): Severity {

@@ -26,7 +26,9 @@ export async function saveLoginFailure(db: CommonQueryMethods, loginId: string, 
     where login_id = ${loginId}`);
 }
 
-export async function deleteLoginFailure(db: CommonQueryMethods, loginId: string): Promise<boolean> {
-  const result = await db.query(sql.unsafe`delete from login_failure where login_id = ${loginId}`);
-  return result.rowCount > 0;
+/** Forgets the failures of a login id; answers what was stored. */
+export async function deleteLoginFailure(db: CommonQueryMethods, loginId: string): Promise<LoginFailureRow | undefined> {
+  const row = await db.maybeOne(sql.type(failureRow)`
+    delete from login_failure where login_id = ${loginId} returning failure_count, locked_until`);
+  return row ?? undefined;
 }

@@ -65,11 +65,9 @@ export async function findSessionToken(db: CommonQueryMethods, hash: Buffer, for
   return row ?? undefined;
 }
 
-/** Records a use, at most once a minute per token (inactivity is measured in minutes). */
+/** Records a use of the token now. */
 export async function touchSessionToken(db: CommonQueryMethods, hash: Buffer): Promise<void> {
-  await db.query(sql.unsafe`
-    update session_token set last_used_time = now()
-    where token_hash = ${sql.binary(hash)} and last_used_time < now() - interval '1 minute'`);
+  await db.query(sql.unsafe`update session_token set last_used_time = now() where token_hash = ${sql.binary(hash)}`);
 }
 
 export async function spendSessionToken(db: CommonQueryMethods, hash: Buffer): Promise<void> {

@@ -3,6 +3,7 @@
 // dropped. Decisions are computed per request from the current store, so a
 // policy change acts on the next request.
 import type { CommonQueryMethods } from "slonik";
+import { permissionDenied, type DomainError } from "../platform/errors.ts";
 import { isBindingActive } from "./binding-condition.ts";
 import { findPolicies, type StoredPolicy } from "./iam-policy.store.ts";
 import { memberIncludes, type IamSubject } from "./members.ts";
@@ -34,6 +35,16 @@ export async function hasPermission(db: CommonQueryMethods, subject: IamSubject,
     if (rolePermissions(role)?.has(permission)) return true;
   }
   return false;
+}
+
+/** The refusal of a missing permission, naming it and the scope (contract §1.3). */
+export function permissionRequired(permission: string, scope: string): DomainError {
+  return permissionDenied(`permission ${permission} required on ${scope}`);
+}
+
+/** Throws permission_denied unless the subject holds the permission at the scope. */
+export async function requirePermission(db: CommonQueryMethods, subject: IamSubject, permission: Permission, scope: string): Promise<void> {
+  if (!(await hasPermission(db, subject, permission, scope))) throw permissionRequired(permission, scope);
 }
 
 export async function isWorkspaceAdmin(db: CommonQueryMethods, subject: IamSubject): Promise<boolean> {

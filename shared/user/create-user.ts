@@ -5,12 +5,13 @@ import type { CallAudit } from "../audit/call-audit.ts";
 import type { Principal } from "../auth/principal.ts";
 import { userName } from "../auth/principal.ts";
 import { newServiceKey, tokenHash } from "../auth/tokens.ts";
-import { hasPermission, WORKSPACE } from "../iam/authorize.ts";
+import { hasPermission, permissionRequired, WORKSPACE } from "../iam/authorize.ts";
 import { grantWorkspaceRoles, type RoleGrant } from "../iam/grant-roles.ts";
 import { userMember } from "../iam/members.ts";
 import { alreadyExists, invalidArgument, permissionDenied } from "../platform/errors.ts";
 import { parseLoginId } from "../platform/names.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
+import { parseEmail } from "./email.ts";
 import { hashPassword } from "./password-hash.ts";
 import { assertPasswordAllowed } from "./password-policy.ts";
 import { findUserByLoginId, insertUser, setServiceKey, type UserRow } from "./user.store.ts";
@@ -30,20 +31,19 @@ export interface CreatedUser {
   serviceKey?: string;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const MEMBER_ROLE = "roles/workspaceMember";
 
 export async function createUser(audit: CallAudit, caller: Principal | undefined, profile: WorkspaceProfile, input: NewUserInput): Promise<CreatedUser> {
   const tx = audit.tx;
   const admin = caller !== undefined && (await hasPermission(tx, caller, "bb.users.create", WORKSPACE));
   if (!admin && (caller !== undefined || profile.disallowSignup)) {
-    throw permissionDenied(profile.disallowSignup && !caller ? "sign-up is disabled in this workspace; ask an administrator" : `permission bb.users.create required on ${WORKSPACE}`);
+    throw caller ? permissionRequired("bb.users.create", WORKSPACE) : permissionDenied("sign-up is disabled in this workspace; ask an administrator");
   }
   if (!admin && (input.type !== "END_USER" || input.roles.length > 0)) {
     throw permissionDenied("sign-up creates a user without roles; service accounts and roles need bb.users.create");
   }
   const loginId = parseLoginId(input.loginId, "login_id");
-  if (input.email !== "" && !EMAIL.test(input.email)) throw invalidArgument(`user.email: "${input.email}" is not an e-mail address`);
+  const email = parseEmail(input.email, "user.email");
   const serviceAccount = input.type === "SERVICE_ACCOUNT";
   if (serviceAccount && input.password) throw invalidArgument("user.password: service accounts sign in with their key, not a password");
   if (!serviceAccount) assertPasswordAllowed(input.password, profile.passwordRestriction, "user.password");
@@ -51,7 +51,7 @@ export async function createUser(audit: CallAudit, caller: Principal | undefined
 
   const user = await insertUser(tx, {
     loginId,
-    email: input.email.toLowerCase(),
+    email,
     title: input.title || loginId,
     type: input.type,
     source: "LOCAL",
@@ -61,7 +61,7 @@ export async function createUser(audit: CallAudit, caller: Principal | undefined
   audit.resource = userName(loginId);
   if (!caller) audit.actor = userName(loginId);
   // Every new user is a workspace member, plus the roles an administrator gives (contract §18.4).
-  const grants = [{ role: MEMBER_ROLE }, ...(admin ? input.roles.filter((g) => g.role !== MEMBER_ROLE || g.expiresAt) : [])];
+  const grants = [{ role: MEMBER_ROLE }, ...(admin ? input.roles.filter((g) => g.role !== MEMBER_ROLE) : [])];
   await grantWorkspaceRoles(audit, userMember(loginId), grants, profile.maximumRoleExpirationMs, caller?.name ?? userName(loginId));
   if (!serviceAccount) return { user };
   const serviceKey = newServiceKey();

@@ -7,11 +7,12 @@ import type { CallAudit } from "../audit/call-audit.ts";
 import { countFailure } from "../auth/lockout.ts";
 import type { Principal } from "../auth/principal.ts";
 import { revokePrincipalSessions } from "../auth/session.store.ts";
-import { hasPermission, WORKSPACE } from "../iam/authorize.ts";
+import { requirePermission, WORKSPACE } from "../iam/authorize.ts";
 import { snakeCase } from "../list/field-name.ts";
 import { invalidArgument, notFound, permissionDenied } from "../platform/errors.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
 import { hashPassword, verifyPassword } from "./password-hash.ts";
+import { parseEmail } from "./email.ts";
 import { assertPasswordAllowed } from "./password-policy.ts";
 import { findUserByLoginId, setPassword, updateProfile, type UserRow } from "./user.store.ts";
 
@@ -27,25 +28,21 @@ export interface UserUpdate {
 
 const EDITABLE = ["title", "email", "password"] as const;
 const OUTPUT_ONLY = new Set(["name", "login_id", "state", "mfa_enabled", "create_time", "last_login_time", "last_change_password_time", "locked", "locked_until", "source", "type"]);
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 export async function updateUser(audit: CallAudit, caller: Principal, profile: WorkspaceProfile, update: UserUpdate): Promise<UserRow> {
   const fields = maskFields(update.paths);
   const tx = audit.tx;
   const user = await findUserByLoginId(tx, update.loginId);
   const self = update.loginId === caller.loginId;
-  if (!self && !(await hasPermission(tx, { loginId: caller.loginId }, "bb.users.update", WORKSPACE))) {
-    throw permissionDenied(`permission bb.users.update required on ${WORKSPACE}`);
-  }
+  if (!self) await requirePermission(tx, caller, "bb.users.update", WORKSPACE);
   if (!user) throw notFound(`user "${update.loginId}" does not exist`);
   if (caller.pendingPasswordReset && (!self || fields.some((f) => f !== "password"))) {
     throw permissionDenied("password change required: change only your own password first");
   }
   if (fields.includes("title") || fields.includes("email")) {
-    if (fields.includes("email") && update.email !== "" && !EMAIL.test(update.email)) throw invalidArgument(`user.email: "${update.email}" is not an e-mail address`);
     await updateProfile(tx, user.id, {
       title: fields.includes("title") ? update.title : user.title,
-      email: fields.includes("email") ? update.email.toLowerCase() : user.email,
+      email: fields.includes("email") ? parseEmail(update.email, "user.email") : user.email,
     });
   }
   if (fields.includes("password")) await changePassword(audit, caller, profile, user, self, update);

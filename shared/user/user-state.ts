@@ -1,8 +1,8 @@
 // DeleteUser and UndeleteUser (contract §5.1): a soft delete that ends every
 // session at once; the last active workspace administrator stays.
 import { revokePrincipalSessions } from "../auth/session.store.ts";
-import { isWorkspaceAdmin, WORKSPACE } from "../iam/authorize.ts";
-import { findPolicies } from "../iam/iam-policy.store.ts";
+import { WORKSPACE } from "../iam/authorize.ts";
+import { lockPolicy } from "../iam/iam-policy.store.ts";
 import { activeAdmins } from "../iam/workspace-admins.ts";
 import type { Tx } from "../platform/db.ts";
 import { failedPrecondition, notFound } from "../platform/errors.ts";
@@ -11,7 +11,11 @@ import { findUserByLoginId, setUserState, type UserRow } from "./user.store.ts";
 export async function deleteUser(tx: Tx, loginId: string): Promise<void> {
   const user = await existing(tx, loginId);
   if (user.state === "DELETED") return;
-  if (await isWorkspaceAdmin(tx, { loginId }) && (await otherActiveAdmins(tx, loginId)) === 0) {
+  // The policy row lock makes deletes and policy writes take turns, so two
+  // administrators deleted at once cannot each count the other as remaining.
+  const policy = await lockPolicy(tx, WORKSPACE);
+  const admins = await activeAdmins(tx, policy.bindings);
+  if (admins.has(loginId) && admins.size === 1) {
     throw failedPrecondition(`"${loginId}" is the last active workspace administrator and cannot be deleted`);
   }
   await setUserState(tx, user.id, "DELETED");
@@ -29,9 +33,4 @@ async function existing(tx: Tx, loginId: string): Promise<UserRow> {
   const user = await findUserByLoginId(tx, loginId);
   if (!user) throw notFound(`user "${loginId}" does not exist`);
   return user;
-}
-
-async function otherActiveAdmins(tx: Tx, loginId: string): Promise<number> {
-  const [policy] = await findPolicies(tx, [WORKSPACE]);
-  return (await activeAdmins(tx, policy?.bindings ?? [], loginId)).size;
 }

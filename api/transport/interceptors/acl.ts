@@ -1,5 +1,6 @@
 // Permission check from the RPC's `permission` option (contract §0.2, §1.3).
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { permissionRequired } from "../../../shared/iam/authorize.ts";
 import type { Tx } from "../../../shared/platform/db.ts";
 import { kAudit } from "../audit-scope.ts";
 import { methodOptions } from "../method-options.ts";
@@ -29,9 +30,7 @@ export function createAclInterceptor(authorize: Authorize): Interceptor {
     const decision = await authorize(principal, access.permission, resourceName, audit?.tx);
     // A request that names no resource (workspace calls) is recorded at the scope checked.
     if (audit && !resourceName) audit.resource ??= decision.resource;
-    if (!decision.allowed) {
-      throw new ConnectError(`permission ${access.permission} required on ${decision.resource}`, Code.PermissionDenied);
-    }
+    if (!decision.allowed) throw permissionRequired(access.permission, decision.resource);
     return next(req);
   };
 }

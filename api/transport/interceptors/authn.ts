@@ -25,10 +25,13 @@ export function createAuthnInterceptor(authenticate: Authenticate): Interceptor 
     if (!principal && access.kind !== "public") {
       throw unauthenticated(token ? "the access token is invalid, expired or revoked" : "sign in first: no credential was sent");
     }
-    if (principal?.pendingPasswordReset && !allowWithPendingReset && access.kind !== "public") {
+    const restricted = principal?.pendingPasswordReset === true && !allowWithPendingReset;
+    if (restricted && access.kind !== "public") {
       throw new ConnectError("password change required: change your password with UpdateUser first", Code.PermissionDenied);
     }
-    if (principal) req.contextValues.set(kPrincipal, principal);
+    // A public call made with a restricted credential runs as an anonymous one:
+    // the credential grants nothing until the password is changed.
+    if (principal && !restricted) req.contextValues.set(kPrincipal, principal);
     return next(req);
   };
 }
