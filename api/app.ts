@@ -8,6 +8,7 @@ import type { Db } from "../shared/platform/db.ts";
 import type { Logger } from "../shared/platform/logger.ts";
 import { createAuditMirror } from "../shared/audit/stdout-mirror.ts";
 import type { Metrics } from "../shared/platform/metrics.ts";
+import type { SecretBox } from "../shared/secrets/secret-box.ts";
 import type { SettingReader } from "../shared/settings/setting-cache.ts";
 import { registerClientIp } from "./client-ip.ts";
 import { registerOpenApi } from "./openapi/openapi.ts";
@@ -41,6 +42,8 @@ export interface AppDeps {
   logger: Logger;
   metrics: Metrics;
   settings: SettingReader;
+  /** Seals and opens credentials stored at rest (contract §9.4). */
+  secrets: SecretBox;
   /** Resolves access tokens (default: the sessions in the store). */
   authenticate?: Authenticate;
   /** Decides IAM permissions (default: the IAM policies in the store). */

@@ -1,16 +1,10 @@
 // Starts the API on its port and returns the drain: /readyz turns 503,
 // in-flight calls finish, then the server closes.
-import type { Db } from "../shared/platform/db.ts";
-import type { Metrics } from "../shared/platform/metrics.ts";
 import type { ProcessContext } from "../shared/platform/process.ts";
-import type { SettingReader } from "../shared/settings/setting-cache.ts";
+import type { Resources } from "../shared/resources.ts";
 import { buildApp } from "./app.ts";
 
-export interface ApiDeps extends ProcessContext {
-  db: Db;
-  sideDb: Db;
-  metrics: Metrics;
-  settings: SettingReader;
+export interface ApiDeps extends ProcessContext, Omit<Resources, "store"> {
   isLeader: () => boolean;
 }
 

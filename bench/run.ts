@@ -3,6 +3,7 @@
 // JSON array of {name, value, unit, baseline, ratio} on stdout and nothing
 // else (progress goes to stderr). Flags: see harness/options.ts (--help).
 // A figure is a bench/figures/<name>.ts exporting a Figure; add it to FIGURES.
+import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { actuatorFigure } from "./figures/actuator.ts";
 import { pinSelfToGeneratorCores } from "./harness/cpu.ts";
@@ -26,6 +27,8 @@ if (load1 > 0.5) note(`load average is ${load1.toFixed(2)} before the run: other
 // The database (an embedded PostgreSQL included) starts before this process
 // is pinned to the load-generator cores, so PostgreSQL keeps every core.
 const database = await openBenchDatabase();
+// Every server of the run opens the one database with one key for secrets at rest.
+process.env.SVC_SECRET_KEY ??= randomBytes(32).toString("base64");
 // Ctrl-C reaches the server children too (same process group); drop the database before leaving.
 process.once("SIGINT", () => void database.close().finally(() => process.exit(130)));
 const rows: Row[] = [];

@@ -6,6 +6,9 @@ import { createMetrics, type Metrics } from "./platform/metrics.ts";
 import type { ProcessContext } from "./platform/process.ts";
 import { openStore, type Store } from "./platform/store.ts";
 import { bootstrapWorkspace } from "./user/bootstrap.ts";
+import { checkSecretKey } from "./secrets/key-check.ts";
+import { createSecretBox, type SecretBox } from "./secrets/secret-box.ts";
+import { loadSecretKey } from "./secrets/secret-key.ts";
 import { createSettingCache, type SettingCache } from "./settings/setting-cache.ts";
 
 export interface Resources {
@@ -15,19 +18,23 @@ export interface Resources {
   sideDb: Db;
   settings: SettingCache;
   metrics: Metrics;
+  /** Seals and opens credentials stored at rest (contract §9.4). */
+  secrets: SecretBox;
 }
 
 export async function openResources(context: ProcessContext): Promise<Resources> {
   const { config, logger, onStop } = context;
+  const secrets = createSecretBox(await loadSecretKey(config, logger));
   const store = await openStore(config, logger);
   onStop(() => store.close());
   const db = await createDb(store.url, logger);
   onStop(() => db.end());
+  await checkSecretKey(db, secrets);
   await bootstrapWorkspace(db, { loginId: config.bootstrapAdminLoginId, password: config.bootstrapAdminPassword }, logger);
   const sideDb = await createDb(store.url, logger, { maxPoolSize: 5, side: true });
   onStop(() => sideDb.end());
   const settings = createSettingCache(store.url, sideDb, logger);
   onStop(() => settings.close());
   const metrics = createMetrics({ threadPoolSize: config.threadPoolSize, countJobs: () => countJobs(db) });
-  return { store, db, sideDb, settings, metrics };
+  return { store, db, sideDb, settings, metrics, secrets };
 }

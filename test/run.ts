@@ -2,6 +2,7 @@
 // PostgreSQL — PG_URL when set, else an embedded one — with each file in its
 // own database cloned from a template migrated once. Fails when no test ran.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createLogger } from "../shared/platform/logger.ts";
 import { quietLogger } from "./helpers/logger.ts";
 import { createMigratedDatabase, startPostgresServer } from "./helpers/postgres-server.ts";
@@ -15,7 +16,9 @@ try {
   const name = `svc_template_${process.pid}`;
   const template = await createMigratedDatabase(server, name, quietLogger());
   try {
-    const { code, tests, failed } = await runTests({ SVC_TEST_PG_URL: server.adminUrl, SVC_TEST_TEMPLATE: name });
+    // Servers the tests start (in-process or as child processes) share one key for secrets at rest.
+    const secretKey = randomBytes(32).toString("base64");
+    const { code, tests, failed } = await runTests({ SVC_TEST_PG_URL: server.adminUrl, SVC_TEST_TEMPLATE: name, SVC_SECRET_KEY: secretKey });
     if (tests === 0) log.error("no test ran: the suite counts as failed");
     process.exitCode = tests === 0 || failed > 0 ? 1 : code;
   } finally {

@@ -18,6 +18,8 @@ export interface Config {
   trustedProxies: string[];
   maxBodyBytes: number;
   secretKeyFile: string | undefined;
+  /** The key for secrets at rest itself, base64 (SVC_SECRET_KEY; the file wins). */
+  secretKey: string | undefined;
   /** libuv thread-pool size (UV_THREADPOOL_SIZE; Node's default is 4). */
   threadPoolSize: number;
 }
@@ -69,6 +71,7 @@ export function loadConfig(argv: readonly string[], env: Env): Config {
     trustedProxies: parseTrustedProxies(text("trusted-proxies") ?? DEFAULT_TRUSTED_PROXIES),
     maxBodyBytes: parseByteSize("--max-body-bytes", text("max-body-bytes")) ?? DEFAULT_MAX_BODY_BYTES,
     secretKeyFile: text("secret-key-file") ? resolve(text("secret-key-file")!) : undefined,
+    secretKey: env.SVC_SECRET_KEY || undefined,
     threadPoolSize: Number(env.UV_THREADPOOL_SIZE) || 4,
   };
 }

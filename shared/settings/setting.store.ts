@@ -16,3 +16,13 @@ export async function initWorkspaceProfile(db: CommonQueryMethods, value: Record
     insert into setting (name, value, updater) values ('WORKSPACE_PROFILE', ${sql.jsonb(value as never)}, 'system')
     on conflict (name) do nothing`);
 }
+
+/** Stores SYSTEM's encryption key id unless one is stored; answers the stored id. */
+export async function claimEncryptionKeyId(db: CommonQueryMethods, keyId: string): Promise<string> {
+  await db.query(sql.unsafe`
+    insert into setting (name, value, updater) values ('SYSTEM', ${sql.jsonb({ encryptionKeyId: keyId })}, 'system')
+    on conflict (name) do update set value = setting.value || excluded.value
+      where setting.value->>'encryptionKeyId' is null`);
+  return db.oneFirst(sql.type(z.object({ keyId: z.string() }))`
+    select value->>'encryptionKeyId' as "keyId" from setting where name = 'SYSTEM'`);
+}

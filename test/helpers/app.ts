@@ -6,6 +6,8 @@ import { loadConfig } from "../../shared/platform/config.ts";
 import { countJobs } from "../../shared/jobs/jobs.store.ts";
 import { createDb, type Db } from "../../shared/platform/db.ts";
 import { createMetrics } from "../../shared/platform/metrics.ts";
+import { createSecretBox } from "../../shared/secrets/secret-box.ts";
+import { parseSecretKey } from "../../shared/secrets/secret-key.ts";
 import { createSettingCache } from "../../shared/settings/setting-cache.ts";
 import { bootstrapWorkspace, type BootstrapOptions } from "../../shared/user/bootstrap.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
@@ -37,7 +39,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const sideDb = await createDb(database.url, logger, { maxPoolSize: 3, side: true });
   const settings = createSettingCache(database.url, sideDb, logger);
   const metrics = createMetrics({ threadPoolSize: 4, countJobs: () => countJobs(db) });
-  const deps: AppDeps = { config, db, sideDb, logger, metrics, settings, isLeader: () => false, ...options.deps };
+  const secrets = createSecretBox(parseSecretKey(process.env.SVC_SECRET_KEY ?? "", "SVC_SECRET_KEY"));
+  const deps: AppDeps = { config, db, sideDb, logger, metrics, settings, secrets, isLeader: () => false, ...options.deps };
   const services: ServiceRegistration[] = [...svcServices(deps), transcodingService];
   const app = await buildApp(deps, services);
   await app.fastify.listen({ port: 0, host: "127.0.0.1" });

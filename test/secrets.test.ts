@@ -1,0 +1,104 @@
+// Secrets at rest (contract §9.4): AES-256-GCM sealing, where the key comes
+// from, and the refusal to start with another key than the workspace's.
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { ConfigError, loadConfig } from "../shared/platform/config.ts";
+import { createDb, type Db } from "../shared/platform/db.ts";
+import { checkSecretKey } from "../shared/secrets/key-check.ts";
+import { createSecretBox, isSealed, SecretKeyMismatch } from "../shared/secrets/secret-box.ts";
+import { GENERATED_KEY_FILE, loadSecretKey } from "../shared/secrets/secret-key.ts";
+import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
+import { quietLogger } from "./helpers/logger.ts";
+
+const newKey = () => randomBytes(32);
+
+describe("secret box", () => {
+  it("seals to a tagged string that opens again, with a fresh nonce each time", () => {
+    const box = createSecretBox(newKey());
+    const a = box.seal("s3cret ✓");
+    const b = box.seal("s3cret ✓");
+    assert.ok(isSealed(a));
+    assert.notEqual(a, b);
+    assert.ok(!a.includes("s3cret"));
+    assert.equal(box.open(a), "s3cret ✓");
+    assert.equal(box.open(b), "s3cret ✓");
+  });
+
+  it("refuses a tampered value and names a foreign key", () => {
+    const box = createSecretBox(newKey());
+    const sealed = box.seal("value");
+    const flipped = sealed.slice(0, -3) + (sealed.at(-3) === "A" ? "B" : "A") + sealed.slice(-2);
+    assert.throws(() => box.open(flipped));
+    const other = createSecretBox(newKey());
+    assert.throws(() => other.open(sealed), (e: Error) => e instanceof SecretKeyMismatch && e.message.includes(box.keyId));
+  });
+
+  it("needs a 32-byte key", () => {
+    assert.throws(() => createSecretBox(randomBytes(16)), /32 bytes/);
+  });
+});
+
+describe("the key for secrets at rest", () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "svc-secrets-"));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("comes from --secret-key-file before SVC_SECRET_KEY", async () => {
+    const fileKey = newKey();
+    const file = join(dir, "key");
+    await writeFile(file, `${fileKey.toString("base64")}\n`);
+    const envKey = newKey().toString("base64");
+    const config = loadConfig(["--secret-key-file", file], { PG_URL: "postgres://x/y", SVC_SECRET_KEY: envKey });
+    assert.deepEqual(await loadSecretKey(config, quietLogger()), fileKey);
+    const fromEnv = loadConfig([], { PG_URL: "postgres://x/y", SVC_SECRET_KEY: envKey });
+    assert.equal((await loadSecretKey(fromEnv, quietLogger())).toString("base64"), envKey);
+  });
+
+  it("refuses a malformed key, a missing file, and an external store without a key", async () => {
+    const bad = loadConfig([], { PG_URL: "postgres://x/y", SVC_SECRET_KEY: "c2hvcnQ=" });
+    await assert.rejects(loadSecretKey(bad, quietLogger()), (e: Error) => e instanceof ConfigError && /SVC_SECRET_KEY/.test(e.message));
+    const missing = loadConfig(["--secret-key-file", join(dir, "absent")], {});
+    await assert.rejects(loadSecretKey(missing, quietLogger()), /cannot read/);
+    const none = loadConfig([], { PG_URL: "postgres://x/y" });
+    await assert.rejects(loadSecretKey(none, quietLogger()), (e: Error) => e instanceof ConfigError && /--secret-key-file/.test(e.message));
+  });
+
+  it("is generated once into the data folder of the embedded store, private, even by racing starts", async () => {
+    const config = loadConfig(["--data", join(dir, "data")], {});
+    await mkdir(config.dataDir, { recursive: true });
+    const keys = await Promise.all(Array.from({ length: 8 }, () => loadSecretKey(config, quietLogger())));
+    for (const key of keys) assert.deepEqual(key, keys[0]);
+    const file = join(config.dataDir, GENERATED_KEY_FILE);
+    assert.equal((await stat(file)).mode & 0o777, 0o600);
+    assert.equal((await readFile(file, "utf8")).trim(), keys[0]!.toString("base64"));
+    assert.deepEqual(await loadSecretKey(config, quietLogger()), keys[0]);
+  });
+});
+
+describe("the workspace's key", () => {
+  let database: TestDatabase;
+  let db: Db;
+  before(async () => {
+    database = await createTestDatabase();
+    db = await createDb(database.url, quietLogger(), { maxPoolSize: 2 });
+  });
+  after(async () => {
+    await db.end();
+    await database.drop();
+  });
+
+  it("is remembered at the first start and a different key stops the start", async () => {
+    const box = createSecretBox(newKey());
+    await checkSecretKey(db, box);
+    await checkSecretKey(db, box);
+    await assert.rejects(checkSecretKey(db, createSecretBox(newKey())), (e: Error) => e instanceof ConfigError && e.message.includes(box.keyId));
+  });
+});
