@@ -1,20 +1,21 @@
 // Permission checks (contract §6.4): the caller's workspace bindings, plus
 // the project's bindings for a project-scoped resource; expired bindings are
-// dropped. Decisions are computed per request from the current store, so a
-// policy change acts on the next request.
+// dropped and group members expanded. Decisions are computed per request from
+// the current store (policies, group membership, custom roles), so a change
+// acts on the next request.
 import type { CommonQueryMethods } from "slonik";
+import { groupIdsOfUser } from "../group/group-member.store.ts";
 import { permissionDenied, type DomainError } from "../platform/errors.ts";
 import { isBindingActive } from "./binding-condition.ts";
 import { findPolicies, type StoredPolicy } from "./iam-policy.store.ts";
-import { memberIncludes, type IamSubject } from "./members.ts";
+import { memberIncludes, namesGroup, type IamSubject, type MemberSubject } from "./members.ts";
 import { isPermission, permissionScope, type Permission } from "./permissions.ts";
-import { predefinedRole } from "./predefined-roles.ts";
+import { rolePermissions } from "./roles.ts";
 import { ADMIN_ROLE } from "./workspace-admins.ts";
 
 export const WORKSPACE = "workspaces/-";
 
 const PROJECT_OF = /^projects\/([^/]+)/;
-const ROLE_PREFIX = "roles/";
 
 /** The policy scope a permission is checked at for a resource name. */
 export function checkScope(permission: Permission, resourceName: string): string {
@@ -26,13 +27,21 @@ export function checkScope(permission: Permission, resourceName: string): string
 /** The role names bound to the subject at the scope (workspace bindings count everywhere). */
 export async function boundRoles(db: CommonQueryMethods, subject: IamSubject, scope: string, now = new Date()): Promise<Set<string>> {
   const scopes = scope === WORKSPACE ? [WORKSPACE] : [WORKSPACE, scope];
-  return rolesIn(await findPolicies(db, scopes), subject, now);
+  const policies = await findPolicies(db, scopes);
+  return rolesIn(policies, await withGroups(db, subject, policies), now);
 }
 
+/**
+ * Whether a role bound to the subject grants the permission. A workspace-scope
+ * permission is decided by the workspace bindings alone, whatever scope the
+ * caller names, so a project binding grants only the project-scope
+ * permissions of its role (contract §15.9).
+ */
 export async function hasPermission(db: CommonQueryMethods, subject: IamSubject, permission: string, scope: string): Promise<boolean> {
   if (!isPermission(permission)) return false;
-  for (const role of await boundRoles(db, subject, scope)) {
-    if (rolePermissions(role)?.has(permission)) return true;
+  const roles = await boundRoles(db, subject, permissionScope(permission) === "workspace" ? WORKSPACE : scope);
+  for (const permissions of (await rolePermissions(db, roles)).values()) {
+    if (permissions.has(permission)) return true;
   }
   return false;
 }
@@ -51,7 +60,13 @@ export async function isWorkspaceAdmin(db: CommonQueryMethods, subject: IamSubje
   return (await boundRoles(db, subject, WORKSPACE)).has(ADMIN_ROLE);
 }
 
-function rolesIn(policies: readonly StoredPolicy[], subject: IamSubject, now: Date): Set<string> {
+/** The subject with its groups, read only when one of the policies names a group. */
+async function withGroups(db: CommonQueryMethods, subject: IamSubject, policies: readonly StoredPolicy[]): Promise<MemberSubject> {
+  const needed = policies.some((p) => p.bindings.some((b) => namesGroup(b.members)));
+  return { loginId: subject.loginId, groupIds: new Set(needed ? await groupIdsOfUser(db, subject.loginId) : []) };
+}
+
+function rolesIn(policies: readonly StoredPolicy[], subject: MemberSubject, now: Date): Set<string> {
   const roles = new Set<string>();
   for (const policy of policies) {
     for (const binding of policy.bindings) {
@@ -59,9 +74,4 @@ function rolesIn(policies: readonly StoredPolicy[], subject: IamSubject, now: Da
     }
   }
   return roles;
-}
-
-function rolePermissions(roleName: string): ReadonlySet<Permission> | undefined {
-  if (!roleName.startsWith(ROLE_PREFIX)) return undefined;
-  return predefinedRole(roleName.slice(ROLE_PREFIX.length))?.permissions;
 }

@@ -35,3 +35,12 @@ export async function replacePolicy(db: CommonQueryMethods, scope: string, bindi
     where scope = ${scope}
     returning scope, bindings, etag, update_time`);
 }
+
+/**
+ * The scopes with a binding that contains `pattern` (jsonb containment):
+ * {role} finds the policies binding a role, {members: [m]} those naming a member.
+ */
+export async function scopesWithBinding(db: CommonQueryMethods, pattern: { role: string } | { members: [string] }): Promise<string[]> {
+  return [...(await db.anyFirst(sql.type(z.object({ scope: z.string() }))`
+    select scope from iam_policy where bindings @> ${sql.jsonb([pattern])} order by scope`))];
+}

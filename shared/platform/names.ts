@@ -15,3 +15,14 @@ export function parseLoginId(text: string, field: string): string {
   if (!loginId) throw invalidArgument(`${field}: "${text}" is not a valid login id`);
   return loginId;
 }
+
+/** Client-chosen ids of projects, instances, groups, identity providers, … (§0.3). */
+export const RESOURCE_ID_PATTERN = /^[a-z][a-z0-9-]{0,62}$/;
+
+/** The id of `<collection>/<id>`; a malformed name → invalid_argument naming the field. */
+export function parseResourceName(name: string, collection: string, field: string): string {
+  const prefix = `${collection}/`;
+  const id = name.startsWith(prefix) ? name.slice(prefix.length) : "";
+  if (!RESOURCE_ID_PATTERN.test(id)) throw invalidArgument(`${field}: "${name}" is not a valid name; use ${collection}/<id> with a lower-case id`);
+  return id;
+}
