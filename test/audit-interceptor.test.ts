@@ -31,7 +31,7 @@ describe("audit hook", () => {
   before(async () => {
     app = await startTestApp({
       deps: {
-        authenticate: async (token) => (token === "alice-token" ? { name: "users/alice", id: 0, loginId: "alice", pendingPasswordReset: false } : undefined),
+        authenticate: async (token) => (token === "alice-token" ? { name: "users/alice", id: 0, loginId: "alice" } : undefined),
         auditStdout: (line) => void mirrored.push(line),
       },
     });

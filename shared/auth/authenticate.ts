@@ -9,5 +9,5 @@ import { isServiceKey, tokenHash } from "./tokens.ts";
 export async function authenticate(db: CommonQueryMethods, token: string, policy: SessionPolicy): Promise<Principal | undefined> {
   if (!isServiceKey(token)) return authenticateAccessToken(db, token, policy);
   const account = await findByServiceKey(db, tokenHash(token));
-  return account && { name: userName(account.loginId), id: account.id, loginId: account.loginId, pendingPasswordReset: false };
+  return account && { name: userName(account.loginId), id: account.id, loginId: account.loginId };
 }

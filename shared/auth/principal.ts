@@ -10,10 +10,14 @@ export interface Principal {
   sessionFamilyId?: string;
   /**
    * Set while the principal must first change its password (bootstrap, an
-   * admin reset, rotation): only the calls that allow it pass (contract §1.3).
+   * admin reset, rotation) or enrol a second factor (require_2fa): only the
+   * calls that allow it pass, for that purpose (contract §1.3, §5.1).
    */
-  pendingPasswordReset: boolean;
+  restriction?: Restriction;
 }
+
+/** What a principal must do before anything else; a password change comes first. */
+export type Restriction = "password_change" | "mfa_enrollment";
 
 export function userName(loginId: string): string {
   return `users/${loginId}`;

@@ -8,6 +8,7 @@ import { unlock } from "../auth/lockout.ts";
 import { withTransaction, type Db } from "../platform/db.ts";
 import { notFound } from "../platform/errors.ts";
 import { generatePassword } from "./generated-password.ts";
+import { resetMfa } from "./mfa-reset.ts";
 import { hashPassword } from "./password-hash.ts";
 import { findUserByLoginId, setPassword } from "./user.store.ts";
 
@@ -24,6 +25,15 @@ export async function resetPasswordLocally(db: Db, loginId: string): Promise<str
     await recordAudit(tx, { actor: SYSTEM_ACTOR, action: AuditAction.passwordReset, resource: userName(loginId), detail: { via: "server command" } });
   });
   return password;
+}
+
+/** Clears the second factor and its recovery codes and ends all sessions; answers whether one was enabled. */
+export async function resetMfaLocally(db: Db, loginId: string): Promise<boolean> {
+  return withTransaction(db, async (tx) => {
+    const { wasEnabled } = await resetMfa(tx, loginId);
+    await recordAudit(tx, { actor: SYSTEM_ACTOR, action: AuditAction.mfaReset, resource: userName(loginId), detail: { via: "server command", wasEnabled } });
+    return wasEnabled;
+  });
 }
 
 export async function unlockLocally(db: Db, loginId: string): Promise<boolean> {

@@ -1,18 +1,22 @@
-// UpdateUser (contract §5.1): a user changes its own title, e-mail and
-// password (the current password is required and a wrong one counts toward
-// the lockout); holders of bb.users.update change other users, and a password
-// they set must be changed at the user's next sign-in.
+// UpdateUser (contract §5.1): a user changes its own title, e-mail, password
+// (the current password is required and a wrong one counts toward the
+// lockout) and second factor (mfa-enrollment.ts); holders of bb.users.update
+// change other users' title, e-mail and password, and a password they set
+// must be changed at the user's next sign-in. A restricted session may only
+// do what it is restricted to: change the password, or enrol a factor.
 import { AuditAction } from "../audit/actions.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
-import { countFailure } from "../auth/lockout.ts";
 import type { Principal } from "../auth/principal.ts";
 import { revokePrincipalSessions } from "../auth/session.store.ts";
 import { requirePermission, WORKSPACE } from "../iam/authorize.ts";
 import { snakeCase } from "../list/field-name.ts";
 import { invalidArgument, notFound, permissionDenied } from "../platform/errors.ts";
+import type { SecretBox } from "../secrets/secret-box.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
+import { countedRefusal } from "./credential-check.ts";
 import { hashPassword, verifyPassword } from "./password-hash.ts";
 import { parseEmail } from "./email.ts";
+import { changeMfa, type MfaReveal } from "./mfa-enrollment.ts";
 import { assertPasswordAllowed } from "./password-policy.ts";
 import { findUserByLoginId, setPassword, updateProfile, type UserRow } from "./user.store.ts";
 
@@ -24,21 +28,35 @@ export interface UserUpdate {
   email: string;
   password: string;
   currentPassword: string;
+  mfaEnabled: boolean;
+  otpCode: string;
+  regenerateTempMfaSecret: boolean;
+  regenerateRecoveryCodes: boolean;
 }
 
-const EDITABLE = ["title", "email", "password"] as const;
-const OUTPUT_ONLY = new Set(["name", "login_id", "state", "mfa_enabled", "create_time", "last_login_time", "last_change_password_time", "locked", "locked_until", "source", "type"]);
+export interface UserUpdateResult {
+  user: UserRow;
+  /** Answered once: a pending TOTP secret, new recovery codes. */
+  reveal: MfaReveal;
+}
 
-export async function updateUser(audit: CallAudit, caller: Principal, profile: WorkspaceProfile, update: UserUpdate): Promise<UserRow> {
-  const fields = maskFields(update.paths);
+const EDITABLE = ["title", "email", "password", "mfa_enabled"] as const;
+type Field = (typeof EDITABLE)[number];
+const OUTPUT_ONLY = new Set([
+  "name", "login_id", "state", "create_time", "last_login_time", "last_change_password_time", "locked", "locked_until", "source", "type",
+  "temp_otp_secret", "temp_otp_uri", "temp_otp_qr_code", "temp_recovery_codes",
+]);
+
+export async function updateUser(audit: CallAudit, caller: Principal, secrets: SecretBox, profile: WorkspaceProfile, update: UserUpdate): Promise<UserUpdateResult> {
+  const fields = maskFields(update);
+  const mfa = fields.includes("mfa_enabled") || update.regenerateTempMfaSecret || update.regenerateRecoveryCodes;
   const tx = audit.tx;
   const user = await findUserByLoginId(tx, update.loginId);
   const self = update.loginId === caller.loginId;
   if (!self) await requirePermission(tx, caller, "bb.users.update", WORKSPACE);
   if (!user) throw notFound(`user "${update.loginId}" does not exist`);
-  if (caller.pendingPasswordReset && (!self || fields.some((f) => f !== "password"))) {
-    throw permissionDenied("password change required: change only your own password first");
-  }
+  if (!self && mfa) throw permissionDenied("only the user itself changes its second factor; an administrator resets it with ResetMfa");
+  assertAllowedWhileRestricted(caller, self, fields, update);
   if (fields.includes("title") || fields.includes("email")) {
     await updateProfile(tx, user.id, {
       title: fields.includes("title") ? update.title : user.title,
@@ -46,18 +64,29 @@ export async function updateUser(audit: CallAudit, caller: Principal, profile: W
     });
   }
   if (fields.includes("password")) await changePassword(audit, caller, profile, user, self, update);
-  return (await findUserByLoginId(tx, update.loginId))!;
+  const reveal = mfa
+    ? await changeMfa(audit, secrets, profile, user, { ...update, enable: fields.includes("mfa_enabled") ? update.mfaEnabled : undefined })
+    : {};
+  return { user: (await findUserByLoginId(tx, update.loginId))!, reveal };
+}
+
+/** A restricted session may only change its own password, or only enrol a second factor. */
+function assertAllowedWhileRestricted(caller: Principal, self: boolean, fields: readonly Field[], update: UserUpdate): void {
+  if (caller.restriction === "password_change") {
+    const passwordOnly = !update.regenerateTempMfaSecret && !update.regenerateRecoveryCodes && fields.every((f) => f === "password");
+    if (!self || !passwordOnly) throw permissionDenied("password change required: change only your own password first");
+  }
+  if (caller.restriction === "mfa_enrollment") {
+    const enrolling = !update.regenerateRecoveryCodes && fields.every((f) => f === "mfa_enabled") && (fields.length === 0 || update.mfaEnabled);
+    if (!self || !enrolling) throw permissionDenied("second factor enrolment required: enrol a TOTP factor first (regenerate_temp_mfa_secret, then mfa_enabled)");
+  }
 }
 
 async function changePassword(audit: CallAudit, caller: Principal, profile: WorkspaceProfile, user: UserRow, self: boolean, update: UserUpdate): Promise<void> {
   const tx = audit.tx;
   audit.action = self ? AuditAction.passwordChange : AuditAction.passwordReset;
   if (self) {
-    if (!(await verifyPassword(user.passwordHash, update.currentPassword))) {
-      audit.keepChangesOnError = true; // the failure counts toward the lockout
-      await countFailure(tx, user.loginId);
-      throw invalidArgument("current_password is wrong");
-    }
+    if (!(await verifyPassword(user.passwordHash, update.currentPassword))) throw await countedRefusal(audit, user.loginId, "current_password is wrong");
     if (update.password === update.currentPassword) throw invalidArgument("user.password must differ from the current password");
   }
   assertPasswordAllowed(update.password, profile.passwordRestriction, "user.password");
@@ -65,13 +94,20 @@ async function changePassword(audit: CallAudit, caller: Principal, profile: Work
   await revokePrincipalSessions(tx, user.id, self ? caller.sessionFamilyId : undefined);
 }
 
-function maskFields(paths: readonly string[]): (typeof EDITABLE)[number][] {
-  if (paths.length === 0) throw invalidArgument("update_mask is required; editable fields: title, email, password");
-  return paths.map((path) => {
+function maskFields(update: UserUpdate): Field[] {
+  const { paths } = update;
+  if (paths.length === 0 && !update.regenerateTempMfaSecret && !update.regenerateRecoveryCodes) {
+    throw invalidArgument(`update_mask is required (or a regenerate flag); editable fields: ${EDITABLE.join(", ")}`);
+  }
+  const fields = paths.map((path) => {
     const snake = snakeCase(path.replace(/^user\./, ""));
     if (OUTPUT_ONLY.has(snake)) throw invalidArgument(`update_mask: field ${path} is output only`);
     const field = EDITABLE.find((f) => f === snake);
     if (!field) throw invalidArgument(`update_mask: unknown field "${path}"; editable fields: ${EDITABLE.join(", ")}`);
     return field;
   });
+  if (fields.includes("mfa_enabled") && (fields.length > 1 || update.regenerateTempMfaSecret || update.regenerateRecoveryCodes)) {
+    throw invalidArgument("update_mask: mfa_enabled is changed alone, without other fields or regenerate flags");
+  }
+  return fields;
 }

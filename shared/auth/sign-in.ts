@@ -1,0 +1,26 @@
+// The end of a successful sign-in, whichever steps it took (contract §4.2,
+// §4.3): the sign-in time, a new session (limited to enrolling a second
+// factor when the user must have one and has none, §5.1) and its record.
+import { AuditAction } from "../audit/actions.ts";
+import type { CallAudit } from "../audit/call-audit.ts";
+import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
+import { passwordChangeDue } from "../user/password-rotation.ts";
+import { touchLastLogin, type UserRow } from "../user/user.store.ts";
+import { mfaEnrollmentDue } from "./mfa-requirement.ts";
+import { issueSession, sessionPolicyOf, type ClientFacts, type IssuedSession } from "./sessions.ts";
+
+export interface SignedIn {
+  user: UserRow;
+  session: IssuedSession;
+  requireResetPassword: boolean;
+}
+
+export async function signIn(audit: CallAudit, profile: WorkspaceProfile, client: ClientFacts, user: UserRow): Promise<SignedIn> {
+  const tx = audit.tx;
+  await touchLastLogin(tx, user.id);
+  const pendingMfaEnrollment = await mfaEnrollmentDue(tx, profile, user);
+  const session = await issueSession(tx, user.id, sessionPolicyOf(profile), client, { pendingMfaEnrollment });
+  audit.action = AuditAction.login;
+  audit.keepChangesOnError = false;
+  return { user, session, requireResetPassword: passwordChangeDue(user, profile.passwordRestriction.passwordRotationMs) };
+}
