@@ -1,31 +1,60 @@
-// `npm run admin -- <command> <login_id> [flags]`: local recovery on the
-// metadata store for a lost administrator (contract §4.7). It uses the same
+// `npm run admin -- <command> <operand> [flags]`: local recovery and upkeep
+// on the metadata store (contract §4.7, §9.4). It uses the same
 // store flags as the server (PG_URL, or --data for the embedded store; stop
 // the server first when it runs the embedded store).
 //   reset-password <login_id>  prints a new one-time password (changed at next sign-in)
+//   reset-mfa <login_id>       clears the second factor and recovery codes (enrol again)
 //   unlock <login_id>          lifts a sign-in lock
-import { ConfigError, loadConfig } from "./shared/platform/config.ts";
-import { createDb } from "./shared/platform/db.ts";
-import { createLogger } from "./shared/platform/logger.ts";
+//   rotate-secret-key <file>   re-seals stored credentials with the key in <file> (contract §9.4)
+import { readFile } from "node:fs/promises";
+import { ConfigError, loadConfig, type Config } from "./shared/platform/config.ts";
+import { createDb, type Db } from "./shared/platform/db.ts";
+import { createLogger, type Logger } from "./shared/platform/logger.ts";
 import { parseLoginId } from "./shared/platform/names.ts";
 import { openStore } from "./shared/platform/store.ts";
-import { resetPasswordLocally, unlockLocally } from "./shared/user/recovery.ts";
+import { rotateSecretKey } from "./shared/secrets/rotation.ts";
+import { createSecretBox } from "./shared/secrets/secret-box.ts";
+import { loadSecretKey, parseSecretKey } from "./shared/secrets/secret-key.ts";
+import { resetMfaLocally, resetPasswordLocally, unlockLocally } from "./shared/user/recovery.ts";
 
-const USAGE = "usage: npm run admin -- reset-password|unlock <login_id> [--data DIR]";
+const USAGE = "usage: npm run admin -- reset-password|reset-mfa|unlock <login_id> | rotate-secret-key <new_key_file> [--data DIR]";
+
+interface CommandContext {
+  db: Db;
+  config: Config;
+  logger: Logger;
+}
+
+const forUser =
+  (act: (db: Db, loginId: string) => Promise<string>) =>
+  ({ db }: CommandContext, operand: string): Promise<string> =>
+    act(db, parseLoginId(operand, "login_id"));
+
 const COMMANDS = {
-  "reset-password": async (db, loginId) => {
+  "reset-password": forUser(async (db, loginId) => {
     const password = await resetPasswordLocally(db, loginId);
     return `new one-time password for "${loginId}": ${password}\nit must be changed at the next sign-in; all sessions of "${loginId}" have ended`;
+  }),
+  "reset-mfa": forUser(async (db, loginId) => {
+    const wasEnabled = await resetMfaLocally(db, loginId);
+    const done = wasEnabled ? `the second factor of "${loginId}" is reset` : `"${loginId}" had no second factor`;
+    return `${done}; all sessions of "${loginId}" have ended; sign in with the password and enrol again`;
+  }),
+  unlock: forUser(async (db, loginId) => ((await unlockLocally(db, loginId)) ? `"${loginId}" is unlocked` : `"${loginId}" was not locked`)),
+  "rotate-secret-key": async ({ db, config, logger }, keyFile) => {
+    const current = createSecretBox(await loadSecretKey(config, logger));
+    const next = createSecretBox(parseSecretKey(await readFile(keyFile, "utf8"), keyFile));
+    const count = await rotateSecretKey(db, current, next);
+    return `re-sealed ${count} stored secrets with key ${next.keyId}; start every server with the new key (${keyFile}) from now on`;
   },
-  unlock: async (db, loginId) => ((await unlockLocally(db, loginId)) ? `"${loginId}" is unlocked` : `"${loginId}" was not locked`),
-} satisfies Record<string, (db: Awaited<ReturnType<typeof createDb>>, loginId: string) => Promise<string>>;
+} satisfies Record<string, (context: CommandContext, operand: string) => Promise<string>>;
 
-// The command and its login id may stand anywhere among the flags.
+// The command and its operand may stand anywhere among the flags.
 const args = process.argv.slice(2);
 const at = args.findIndex((arg) => Object.hasOwn(COMMANDS, arg));
 const run = at >= 0 ? COMMANDS[args[at] as keyof typeof COMMANDS] : undefined;
-const loginIdText = args[at + 1];
-if (!run || !loginIdText) fail(USAGE, 2);
+const operand = args[at + 1];
+if (!run || !operand) fail(USAGE, 2);
 const flags = [...args.slice(0, at), ...args.slice(at + 2)];
 
 let config;
@@ -39,7 +68,7 @@ const logger = createLogger({ json: config.jsonLogging, debug: config.debug });
 const store = await openStore(config, logger);
 const db = await createDb(store.url, logger, { maxPoolSize: 1 });
 try {
-  process.stdout.write(`${await run(db, parseLoginId(loginIdText, "login_id"))}\n`);
+  process.stdout.write(`${await run({ db, config, logger }, operand)}\n`);
 } catch (error) {
   process.exitCode = 1;
   process.stderr.write(`admin: ${(error as Error).message}\n`);

@@ -10,7 +10,8 @@ import { WorkspaceService } from "../shared/gen/svc/v1/workspace_service_pb.js";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { restClient } from "./helpers/rest.ts";
-import { ADMIN, makeUser, STRONG_PASSWORD } from "./helpers/users.ts";
+import { signIn, signInFirstAdmin } from "./helpers/sessions.ts";
+import { ADMIN, makeUser } from "./helpers/users.ts";
 
 type Binding = { role: string; members: string[]; condition?: { expression: string; title?: string }; expired?: boolean };
 type Policy = { bindings: Binding[]; etag: string; code?: string; message?: string };
@@ -28,11 +29,6 @@ describe("workspace IAM policy", () => {
   let rest: ReturnType<typeof restClient>;
   const token: Record<"admin" | "bob" | "carol", string> = { admin: "", bob: "", carol: "" };
 
-  const signIn = async (loginId: string, password: string) => {
-    const reply = await rest<{ accessToken: string }>("POST", "/v1/auth/login", { body: { loginId, password } });
-    assert.equal(reply.status, 200, JSON.stringify(reply.body));
-    return reply.body.accessToken;
-  };
   const getPolicy = (as: string) => rest<Policy>("GET", "/v1/workspaces/-:getIamPolicy", { token: as });
   const setPolicy = (as: string, body: unknown) => rest<Policy>("POST", "/v1/workspaces/-:setIamPolicy", { token: as, body });
   /** An unconditional write by the admin that must succeed. */
@@ -65,14 +61,9 @@ describe("workspace IAM policy", () => {
        on conflict (name) do update set value = setting.value || excluded.value`,
       app.database.url,
     );
-    token.admin = await signIn("admin", ADMIN.password);
-    const changed = await rest("PATCH", "/v1/users/admin", {
-      token: token.admin,
-      body: { user: { password: STRONG_PASSWORD }, updateMask: "password", currentPassword: ADMIN.password },
-    });
-    assert.equal(changed.status, 200, JSON.stringify(changed.body));
-    token.bob = await signIn("bob", STRONG_PASSWORD);
-    token.carol = await signIn("carol", STRONG_PASSWORD);
+    token.admin = await signInFirstAdmin(rest);
+    token.bob = await signIn(rest, "bob");
+    token.carol = await signIn(rest, "carol");
   });
   after(() => app.close());
   afterEach(() => storeBindings(ADMIN_BINDING));

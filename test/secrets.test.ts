@@ -11,7 +11,10 @@ import { createDb, type Db } from "../shared/platform/db.ts";
 import { checkSecretKey } from "../shared/secrets/key-check.ts";
 import { createSecretBox, isSealed, SecretKeyMismatch } from "../shared/secrets/secret-box.ts";
 import { GENERATED_KEY_FILE, loadSecretKey } from "../shared/secrets/secret-key.ts";
-import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
+import { rotateSecretKey } from "../shared/secrets/rotation.ts";
+import { adminQuery, createTestDatabase, type TestDatabase } from "./helpers/db.ts";
+import { runUntilExit } from "./helpers/server-process.ts";
+import { makeUser } from "./helpers/users.ts";
 import { quietLogger } from "./helpers/logger.ts";
 
 const newKey = () => randomBytes(32);
@@ -93,6 +96,59 @@ describe("the workspace's key", () => {
   after(async () => {
     await db.end();
     await database.drop();
+  });
+
+  it("re-seals every stored credential under a new key, all or nothing", async () => {
+    const current = createSecretBox(newKey());
+    const next = createSecretBox(newKey());
+    const fresh = await createTestDatabase();
+    const freshDb = await createDb(fresh.url, quietLogger(), { maxPoolSize: 2 });
+    try {
+      await checkSecretKey(freshDb, current);
+      const email = { from: "a@example.com", smtp: { host: "h", password: current.seal("smtp-pw") } };
+      await adminQuery(`insert into setting (name, value) values ('EMAIL', '${JSON.stringify(email)}')`, fresh.url);
+      await makeUser(freshDb, "mfa-user");
+      await adminQuery(`update principal set mfa_secret = '${current.seal("totp-secret")}' where login_id = 'mfa-user'`, fresh.url);
+      await assert.rejects(rotateSecretKey(freshDb, createSecretBox(newKey()), next), /not the workspace's key/);
+      assert.equal(await rotateSecretKey(freshDb, current, next), 2);
+      const stored = (await adminQuery(`select value from setting where name = 'EMAIL'`, fresh.url)).rows[0].value;
+      assert.equal(next.open(stored.smtp.password), "smtp-pw");
+      assert.equal(stored.from, "a@example.com");
+      const mfa = (await adminQuery(`select mfa_secret from principal where login_id = 'mfa-user'`, fresh.url)).rows[0].mfa_secret;
+      assert.equal(next.open(mfa), "totp-secret");
+      await checkSecretKey(freshDb, next);
+      await assert.rejects(checkSecretKey(freshDb, current), ConfigError);
+    } finally {
+      await freshDb.end();
+      await fresh.drop();
+    }
+  });
+
+  it("is rotated by the admin command", async () => {
+    const fresh = await createTestDatabase();
+    const freshDb = await createDb(fresh.url, quietLogger(), { maxPoolSize: 2 });
+    const dir = await mkdtemp(join(tmpdir(), "svc-rotate-"));
+    try {
+      const current = newKey();
+      await checkSecretKey(freshDb, createSecretBox(current));
+      await adminQuery(`insert into setting (name, value) values ('AI', '{"apiKey": "${createSecretBox(current).seal("sk-1")}"}')`, fresh.url);
+      const keyFile = join(dir, "next.key");
+      const env = { PG_URL: fresh.url, SVC_SECRET_KEY: current.toString("base64") };
+      const bad = await runUntilExit({ entry: "admin.ts", args: ["rotate-secret-key", join(dir, "missing.key")], env });
+      assert.equal(bad.exit.code, 1, bad.server.output());
+      const nextKey = newKey();
+      await writeFile(keyFile, nextKey.toString("base64"));
+      const { exit, server } = await runUntilExit({ entry: "admin.ts", args: ["rotate-secret-key", keyFile], env });
+      assert.equal(exit.code, 0, server.output());
+      assert.match(server.output(), /re-sealed 1 stored secrets/);
+      const stored = (await adminQuery(`select value from setting where name = 'AI'`, fresh.url)).rows[0].value;
+      assert.equal(createSecretBox(nextKey).open(stored.apiKey), "sk-1");
+      await checkSecretKey(freshDb, createSecretBox(nextKey));
+    } finally {
+      await freshDb.end();
+      await fresh.drop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("is remembered at the first start and a different key stops the start", async () => {

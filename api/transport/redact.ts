@@ -1,27 +1,35 @@
 // Messages as JSON for audit records, with every secret replaced by "***"
 // (contract §3.4, §8.1). A field is secret when it is INPUT_ONLY or carries
 // the svc.v1.secret option; the rule is read from the descriptors.
-import { getOption, toJson, type DescField, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import { FieldBehavior, field_behavior } from "../../shared/gen/google/api/field_behavior_pb.js";
-import { secret } from "../../shared/gen/svc/v1/annotation_pb.js";
+import { clone, toJson, type DescField, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { FieldMaskSchema, type FieldMask } from "@bufbuild/protobuf/wkt";
+import { isSecretField } from "../../shared/secrets/secret-fields.ts";
 
 export const REDACTED = "***";
 
-const secretFields = new WeakMap<DescField, boolean>();
-
-export function isSecretField(field: DescField): boolean {
-  let known = secretFields.get(field);
-  if (known === undefined) {
-    known = getOption(field, secret) || getOption(field, field_behavior).includes(FieldBehavior.INPUT_ONLY);
-    secretFields.set(field, known);
-  }
-  return known;
-}
-
 /** The message as proto JSON text, secrets redacted. */
 export function redactedJson(desc: DescMessage, message: Message): string {
-  const json = toJson(desc, message as never) as JsonValue;
-  return JSON.stringify(redact(desc, json));
+  return JSON.stringify(redact(desc, recordJson(desc, message)));
+}
+
+/**
+ * Proto JSON, except that an update mask whose paths have no JSON form
+ * (`require_2fa`, or anything a binary client sent) is written as its raw
+ * paths: the record of a call must never fail on what the call was given.
+ */
+function recordJson(desc: DescMessage, message: Message): JsonValue {
+  try {
+    return toJson(desc, message as never) as JsonValue;
+  } catch (error) {
+    const masks = desc.fields.filter((f) => f.fieldKind === "message" && f.message.typeName === FieldMaskSchema.typeName);
+    if (masks.length === 0) throw error;
+    const record = message as unknown as Record<string, FieldMask | undefined>;
+    const withoutMasks = clone(desc, message);
+    for (const field of masks) (withoutMasks as unknown as Record<string, unknown>)[field.localName] = undefined;
+    const json = toJson(desc, withoutMasks as never) as JsonObject;
+    for (const field of masks) if (record[field.localName]) json[field.jsonName] = record[field.localName]!.paths.join(",");
+    return json;
+  }
 }
 
 function redact(desc: DescMessage, json: JsonValue): JsonValue {

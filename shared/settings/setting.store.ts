@@ -26,3 +26,37 @@ export async function claimEncryptionKeyId(db: CommonQueryMethods, keyId: string
   return db.oneFirst(sql.type(z.object({ keyId: z.string() }))`
     select value->>'encryptionKeyId' as "keyId" from setting where name = 'SYSTEM'`);
 }
+
+const settingRow = z.object({
+  value: z.record(z.string(), z.unknown()),
+  etag: z.string(),
+  updateTime: z.coerce.date(),
+});
+export type SettingRow = z.infer<typeof settingRow>;
+
+/** The stored rows of the named settings, by name (a setting never written has none). */
+export async function findSettingRows(db: CommonQueryMethods, names: readonly string[]): Promise<Map<string, SettingRow>> {
+  const rows = await db.any(sql.type(settingRow.extend({ name: z.string() }))`
+    select name, value, etag, update_time as "updateTime" from setting where name = any(${sql.array(names, "text")})`);
+  return new Map(rows.map(({ name, ...row }) => [name, row]));
+}
+
+/** The row of a setting, locked for the caller's transaction (created empty when never written). */
+export async function lockSettingRow(tx: CommonQueryMethods, name: string): Promise<SettingRow> {
+  await tx.query(sql.unsafe`insert into setting (name, value) values (${name}, '{}') on conflict (name) do nothing`);
+  return tx.one(sql.type(settingRow)`
+    select value, etag, update_time as "updateTime" from setting where name = ${name} for update`);
+}
+
+export async function saveSettingValue(tx: CommonQueryMethods, name: string, value: Record<string, unknown>, updater: string): Promise<SettingRow> {
+  return tx.one(sql.type(settingRow)`
+    update setting set value = ${sql.jsonb(value as never)}, etag = md5(random()::text), update_time = now(), updater = ${updater}
+    where name = ${name}
+    returning value, etag, update_time as "updateTime"`);
+}
+
+export async function setEncryptionKeyId(tx: CommonQueryMethods, keyId: string): Promise<void> {
+  await tx.query(sql.unsafe`
+    update setting set value = value || ${sql.jsonb({ encryptionKeyId: keyId })}, update_time = now(), updater = 'system'
+    where name = 'SYSTEM'`);
+}

@@ -1,8 +1,10 @@
-// WORKSPACE_PROFILE as the rest of the service reads it: the stored fields
-// with the specification's defaults filled in (contract §7.2). Durations are
-// milliseconds; `undefined` means unlimited.
+// WORKSPACE_PROFILE as the rest of the service reads it: the effective value
+// (contract §7.2) with durations in milliseconds; `undefined` means unlimited.
 import { parseDuration } from "../platform/duration.ts";
+import type { WorkspaceProfileSetting } from "../gen/svc/v1/setting_workspace_pb.js";
 import type { SettingReader } from "./setting-cache.ts";
+import { settingKind } from "./setting-catalog.ts";
+import { effectiveValue } from "./setting-value.ts";
 
 export interface PasswordRestriction {
   minLength: number;
@@ -29,38 +31,42 @@ export interface WorkspaceProfile {
   passwordRestriction: PasswordRestriction;
 }
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-
-type Stored = Record<string, unknown>;
+// Read on every request: the profile built from one stored payload is kept
+// for as long as the settings cache hands out that same payload object.
+const built = new WeakMap<object, WorkspaceProfile>();
+const NEVER_WRITTEN = {};
 
 export async function readWorkspaceProfile(settings: SettingReader): Promise<WorkspaceProfile> {
-  const stored = (await settings.get("WORKSPACE_PROFILE")) ?? {};
-  return {
-    title: text(stored, "title", "Workspace"),
-    externalUrl: text(stored, "externalUrl", ""),
-    require2fa: flag(stored, "require2fa", false),
-    disallowSignup: flag(stored, "disallowSignup", false),
-    disallowPasswordSignin: flag(stored, "disallowPasswordSignin", false),
-    allowEmailCodeSignin: flag(stored, "allowEmailCodeSignin", false),
-    enableAuditLogStdout: flag(stored, "enableAuditLogStdout", false),
-    accessTokenDurationMs: duration(stored, "accessTokenDuration") ?? HOUR,
-    refreshTokenDurationMs: duration(stored, "refreshTokenDuration") ?? 7 * DAY,
-    inactiveSessionTimeoutMs: duration(stored, "inactiveSessionTimeout"),
-    maximumRoleExpirationMs: duration(stored, "maximumRoleExpiration"),
-    passwordRestriction: passwordRestriction((stored["passwordRestriction"] ?? {}) as Stored),
-  };
+  const stored = (await settings.get("WORKSPACE_PROFILE")) ?? NEVER_WRITTEN;
+  let profile = built.get(stored);
+  if (!profile) built.set(stored, (profile = buildProfile(stored)));
+  return profile;
 }
 
-function passwordRestriction(stored: Stored): PasswordRestriction {
+function buildProfile(stored: Record<string, unknown>): WorkspaceProfile {
+  const value = effectiveValue(settingKind("WORKSPACE_PROFILE"), stored) as WorkspaceProfileSetting;
+  const restriction = value.passwordRestriction!;
   return {
-    minLength: typeof stored["minLength"] === "number" ? stored["minLength"] : 12,
-    requireNumber: flag(stored, "requireNumber", true),
-    requireLetter: flag(stored, "requireLetter", true),
-    requireUppercaseLetter: flag(stored, "requireUppercaseLetter", true),
-    requireSpecialCharacter: flag(stored, "requireSpecialCharacter", true),
-    requireResetPasswordForFirstLogin: flag(stored, "requireResetPasswordForFirstLogin", true),
-    passwordRotationMs: "passwordRotation" in stored ? duration(stored, "passwordRotation") : 90 * DAY,
+    title: value.title!,
+    externalUrl: value.externalUrl!,
+    require2fa: value.require2fa!,
+    disallowSignup: value.disallowSignup!,
+    disallowPasswordSignin: value.disallowPasswordSignin!,
+    allowEmailCodeSignin: value.allowEmailCodeSignin!,
+    enableAuditLogStdout: value.enableAuditLogStdout!,
+    accessTokenDurationMs: durationMs(value.accessTokenDuration)!,
+    refreshTokenDurationMs: durationMs(value.refreshTokenDuration)!,
+    inactiveSessionTimeoutMs: durationMs(value.inactiveSessionTimeout),
+    maximumRoleExpirationMs: durationMs(value.maximumRoleExpiration),
+    passwordRestriction: {
+      minLength: restriction.minLength!,
+      requireNumber: restriction.requireNumber!,
+      requireLetter: restriction.requireLetter!,
+      requireUppercaseLetter: restriction.requireUppercaseLetter!,
+      requireSpecialCharacter: restriction.requireSpecialCharacter!,
+      requireResetPasswordForFirstLogin: restriction.requireResetPasswordForFirstLogin!,
+      passwordRotationMs: durationMs(restriction.passwordRotation),
+    },
   };
 }
 
@@ -76,22 +82,11 @@ export async function getSignInOptions(settings: SettingReader): Promise<SignInO
   return { title, externalUrl, require2fa, disallowSignup, disallowPasswordSignin, allowEmailCodeSignin };
 }
 
-function text(stored: Stored, key: string, fallback: string): string {
-  const value = stored[key];
-  return typeof value === "string" ? value : fallback;
-}
-
-function flag(stored: Stored, key: string, fallback: boolean): boolean {
-  const value = stored[key];
-  return typeof value === "boolean" ? value : fallback;
-}
-
-/** A stored duration in milliseconds; absent, zero or unreadable → undefined (unlimited or default). */
-function duration(stored: Stored, key: string): number | undefined {
-  const value = stored[key];
-  if (typeof value !== "string") return undefined;
+/** A stored duration in milliseconds; zero or unreadable → undefined (unlimited). */
+function durationMs(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
   try {
-    const ms = parseDuration(value, key);
+    const ms = parseDuration(value, "duration");
     return ms > 0 ? ms : undefined;
   } catch {
     return undefined;

@@ -56,7 +56,8 @@ export function buildRequestMessage(schema: DescMessage, input: RestInput): Mess
   }
   let message: Message;
   try {
-    message = fromJson(schema, json, { ignoreUnknownFields: true });
+    // Strict: a misspelt field or an unknown enum value is refused, never silently dropped.
+    message = fromJson(schema, json);
   } catch (error) {
     throw invalidArgument(`invalid request: ${(error as Error).message}`);
   }

@@ -1,0 +1,79 @@
+// SettingService (contract §7): effective values for every signed-in caller,
+// masked writes with bb.settings.set. SYSTEM never reaches a client.
+import { create, type Message } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { SettingService, SettingValueSchema, type Setting, SettingSchema } from "../../shared/gen/svc/v1/setting_service_pb.js";
+import type { WorkspaceProfileSetting } from "../../shared/gen/svc/v1/setting_workspace_pb.js";
+import { rolePermissions } from "../../shared/iam/roles.ts";
+import { invalidArgument } from "../../shared/platform/errors.ts";
+import type { Db } from "../../shared/platform/db.ts";
+import type { SecretBox } from "../../shared/secrets/secret-box.ts";
+import { sendTestEmail } from "../../shared/email/test-email.ts";
+import type { SettingReader } from "../../shared/settings/setting-cache.ts";
+import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
+import { SETTINGS, settingNamed, type SettingKind } from "../../shared/settings/setting-catalog.ts";
+import { findSettingRows, type SettingRow } from "../../shared/settings/setting.store.ts";
+import { camel } from "../../shared/settings/setting-mask.ts";
+import { effectiveValue, presentedValue } from "../../shared/settings/setting-value.ts";
+import { updateSetting } from "../../shared/settings/update-setting.ts";
+import { auditScope } from "../transport/audit-scope.ts";
+import { callerOf } from "../transport/interceptors/authn.ts";
+import { registration } from "../transport/services.ts";
+
+export interface SettingDeps {
+  db: Db;
+  settings: SettingReader;
+  secrets: SecretBox;
+  /** --external-url, which wins over the stored WORKSPACE_PROFILE.external_url. */
+  externalUrl: string | undefined;
+}
+
+export function settingService(deps: SettingDeps) {
+  const toSetting = (kind: SettingKind, row: SettingRow | undefined, effective: Message): Setting => {
+    const shown = presentedValue(kind, effective);
+    if (kind.name === "WORKSPACE_PROFILE" && deps.externalUrl) (shown as WorkspaceProfileSetting).externalUrl = deps.externalUrl;
+    return create(SettingSchema, {
+      name: `settings/${kind.name}`,
+      value: create(SettingValueSchema, { value: { case: camel(kind.valueKey), value: shown } as never }),
+      etag: row?.etag ?? "",
+      updateTime: row ? timestampFromDate(row.updateTime) : undefined,
+    });
+  };
+
+  return registration(SettingService, {
+    async listSettings() {
+      const rows = await findSettingRows(deps.db, SETTINGS.map((s) => s.name));
+      return { settings: SETTINGS.map((kind) => toSetting(kind, rows.get(kind.name), effectiveValue(kind, rows.get(kind.name)?.value))) };
+    },
+    async getSetting(req) {
+      const kind = settingNamed(req.name);
+      const row = (await findSettingRows(deps.db, [kind.name])).get(kind.name);
+      return toSetting(kind, row, effectiveValue(kind, row?.value));
+    },
+    async updateSetting(req, context) {
+      const kind = settingNamed(req.setting?.name ?? "");
+      const written = req.setting?.value?.value;
+      if (written?.case !== undefined && written.case !== camel(kind.valueKey)) {
+        throw invalidArgument(`setting.value: settings/${kind.name} takes value.${camel(kind.valueKey)}, not value.${written.case}`);
+      }
+      const audit = auditScope(context);
+      const { value, row } = await updateSetting(
+        audit,
+        {
+          secrets: deps.secrets,
+          updater: callerOf(context).name,
+          externalUrlFlag: deps.externalUrl,
+          roleExists: async (role) => (await rolePermissions(audit.tx, [role])).has(role),
+        },
+        { kind, value: written?.value ?? create(kind.schema), paths: req.updateMask?.paths ?? [], etag: req.etag || req.setting?.etag || "" },
+      );
+      return toSetting(kind, row, value);
+    },
+    async testEmailSetting(req) {
+      const stored = (await findSettingRows(deps.db, ["EMAIL"])).get("EMAIL")?.value;
+      const { title } = await readWorkspaceProfile(deps.settings);
+      await sendTestEmail(stored, req.email, deps.secrets, req.to, title);
+      return {};
+    },
+  });
+}

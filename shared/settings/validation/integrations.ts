@@ -1,0 +1,68 @@
+// APP_IM, AI, EMAIL, MONITORING and SSO_GROUP_MAPPING (contract §7.4, §7.5,
+// §7.8, §7.11, §7.12).
+import type { AiSetting, AppImSetting, EmailSetting, MonitoringSetting, SsoGroupMappingSetting } from "../../gen/svc/v1/setting_integrations_pb.js";
+import { checkHttpUrl, checkRange, checkUnique, fieldError, requireEnum, requireText } from "./checks.ts";
+
+// The event names of contract §16.2.
+export const NOTIFICATION_EVENTS = [
+  "issue.created",
+  "issue.approvalRequested",
+  "issue.approved",
+  "issue.rejected",
+  "issue.commented",
+  "rollout.stageStarted",
+  "taskRun.failed",
+  "rollout.done",
+  "rollout.failed",
+  "emergencyPause.changed",
+  "user.locked",
+];
+
+const IM_TYPES = "SLACK, FEISHU, WECOM, LARK, DINGTALK, TEAMS, TELEGRAM";
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+const SCOPE = /^(workspaces\/-|projects\/[a-z0-9][a-z0-9-]*)$/;
+const IDP = /^idps\/[a-z0-9][a-z0-9-]*$/;
+
+export function validateAppIm(value: AppImSetting): void {
+  value.settings.forEach((im, i) => requireEnum(im.type, `appIm.settings[${i}].type`, IM_TYPES));
+  checkUnique(value.settings, (im) => im.type, (i) => `appIm.settings[${i}].type`, "the type");
+}
+
+export function validateAi(value: AiSetting): void {
+  if (value.enabled) requireEnum(value.provider, "ai.provider", "OPENAI, CLAUDE, GEMINI, AZURE_OPENAI");
+  checkHttpUrl(value.endpoint, "ai.endpoint");
+}
+
+export function validateEmail(value: EmailSetting): void {
+  if (value.from !== undefined && value.from !== "" && !EMAIL.test(value.from)) throw fieldError("email.from", `"${value.from}" is not an e-mail address`);
+  const smtp = value.smtp;
+  if (!smtp) return;
+  checkRange(smtp.port, "email.smtp.port", 1, 65535);
+  if (smtp.host !== undefined && /\s/.test(smtp.host)) throw fieldError("email.smtp.host", `"${smtp.host}" is not a host name`);
+}
+
+export function validateMonitoring(value: MonitoringSetting): void {
+  value.webhooks.forEach((hook, i) => {
+    checkHttpUrl(requireText(hook.url, `monitoring.webhooks[${i}].url`), `monitoring.webhooks[${i}].url`);
+    hook.events.forEach((event, j) => {
+      if (!NOTIFICATION_EVENTS.includes(event)) {
+        throw fieldError(`monitoring.webhooks[${i}].events[${j}]`, `"${event}" is not an event; known: ${NOTIFICATION_EVENTS.join(", ")}`);
+      }
+    });
+  });
+  checkUnique(value.webhooks, (hook) => hook.url, (i) => `monitoring.webhooks[${i}].url`, "the URL");
+}
+
+export async function validateSsoGroupMapping(value: SsoGroupMappingSetting, roleExists: (role: string) => Promise<boolean>): Promise<void> {
+  for (const [i, mapping] of value.mappings.entries()) {
+    const path = `ssoGroupMapping.mappings[${i}]`;
+    if (!IDP.test(requireText(mapping.idp, `${path}.idp`))) throw fieldError(`${path}.idp`, `must be idps/<idp_id>, got "${mapping.idp}"`);
+    requireText(mapping.group, `${path}.group`);
+    for (const [j, binding] of mapping.bindings.entries()) {
+      const role = requireText(binding.role, `${path}.bindings[${j}].role`);
+      if (!(await roleExists(role))) throw fieldError(`${path}.bindings[${j}].role`, `names unknown role "${role}"`);
+      const scope = requireText(binding.scope, `${path}.bindings[${j}].scope`);
+      if (!SCOPE.test(scope)) throw fieldError(`${path}.bindings[${j}].scope`, `must be workspaces/- or projects/<project_id>, got "${scope}"`);
+    }
+  }
+}

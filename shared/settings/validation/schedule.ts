@@ -1,0 +1,33 @@
+// MAINTENANCE_WINDOW and EMERGENCY_PAUSE (contract §7.9, §7.10).
+import type { EmergencyPauseSetting, MaintenanceWindowSetting } from "../../gen/svc/v1/setting_operations_pb.js";
+import { canonicalDuration, fieldError, requireText } from "./checks.ts";
+
+const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+const WEEK_MS = 7 * 24 * 3_600_000;
+
+export function validateMaintenanceWindow(value: MaintenanceWindowSetting): void {
+  const zone = value.timezone?.trim() || "UTC";
+  if (!isTimeZone(zone)) throw fieldError("maintenanceWindow.timezone", `"${value.timezone}" is not an IANA time zone (e.g. Europe/Berlin)`);
+  if (value.enabled && value.windows.length === 0) throw fieldError("maintenanceWindow.windows", "needs at least one window when enabled");
+  value.windows.forEach((window, i) => {
+    const path = `maintenanceWindow.windows[${i}]`;
+    if (window.weekdays.length === 0) throw fieldError(`${path}.weekdays`, "needs at least one day");
+    if (window.weekdays.includes(0)) throw fieldError(`${path}.weekdays`, "names an unspecified day");
+    if (!HH_MM.test(requireText(window.start, `${path}.start`))) throw fieldError(`${path}.start`, `must be HH:MM, got "${window.start}"`);
+    window.duration = canonicalDuration(requireText(window.duration, `${path}.duration`), `${path}.duration`);
+    if (Number.parseFloat(window.duration!) * 1000 > WEEK_MS) throw fieldError(`${path}.duration`, "must be at most 7d");
+  });
+}
+
+export function validateEmergencyPause(value: EmergencyPauseSetting): void {
+  if (value.enabled && !value.reason?.trim()) throw fieldError("emergencyPause.reason", "is required to turn the pause on");
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,32 @@
+// WORKSPACE_PROFILE (contract §7.2, the specification's tables).
+import type { WorkspaceProfileSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
+import { canonicalDuration, checkHttpUrl, checkRange, fieldError } from "./checks.ts";
+
+const P = "workspaceProfile";
+const MIB = 1024n * 1024n;
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+export function validateWorkspaceProfile(value: WorkspaceProfileSetting): void {
+  checkHttpUrl(value.externalUrl, `${P}.externalUrl`);
+  value.accessTokenDuration = canonicalDuration(value.accessTokenDuration, `${P}.accessTokenDuration`);
+  value.refreshTokenDuration = canonicalDuration(value.refreshTokenDuration, `${P}.refreshTokenDuration`);
+  value.inactiveSessionTimeout = canonicalDuration(value.inactiveSessionTimeout, `${P}.inactiveSessionTimeout`, { allowZero: true });
+  value.maximumRoleExpiration = canonicalDuration(value.maximumRoleExpiration, `${P}.maximumRoleExpiration`, { allowZero: true });
+  value.queryTimeout = canonicalDuration(value.queryTimeout, `${P}.queryTimeout`, { allowZero: true });
+  checkRange(value.sqlResultSize, `${P}.sqlResultSize`, MIB, 1024n * MIB);
+  value.domains = value.domains.map((domain, i) => {
+    const normalized = domain.trim().toLowerCase();
+    if (!DOMAIN.test(normalized)) throw fieldError(`${P}.domains[${i}]`, `"${domain}" is not a domain name`);
+    return normalized;
+  });
+  if (value.enforceIdentityDomain && value.domains.length === 0) throw fieldError(`${P}.enforceIdentityDomain`, "needs at least one entry in domains");
+  if (value.announcement?.text && value.announcement.level === 0) throw fieldError(`${P}.announcement.level`, "is required: INFO, WARNING or CRITICAL");
+  checkHttpUrl(value.announcement?.link, `${P}.announcement.link`);
+  const restriction = value.passwordRestriction;
+  if (restriction) {
+    const min = restriction.minLength;
+    if (min !== undefined && min < 8) throw fieldError(`${P}.passwordRestriction.minLength`, `must be ≥ 8, got ${min}`);
+    checkRange(min, `${P}.passwordRestriction.minLength`, 8, 128);
+    restriction.passwordRotation = canonicalDuration(restriction.passwordRotation, `${P}.passwordRestriction.passwordRotation`, { allowZero: true });
+  }
+}

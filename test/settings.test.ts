@@ -1,0 +1,304 @@
+// SettingService (contract §7, §3.4, §15.8): effective values with the
+// specification's defaults, masked writes that change exactly the named
+// fields, validation naming the field, credentials sealed at rest and never
+// returned, etags, SYSTEM out of reach, and an audit record per change.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { SettingService } from "../shared/gen/svc/v1/setting_service_pb.js";
+import { WorkspaceProfileSettingSchema } from "../shared/gen/svc/v1/setting_workspace_pb.js";
+import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { adminQuery } from "./helpers/db.ts";
+import { restClient } from "./helpers/rest.ts";
+import { startSmtpPeer } from "./helpers/smtp.ts";
+import { signIn, signInFirstAdmin } from "./helpers/sessions.ts";
+import { ADMIN, makeUser } from "./helpers/users.ts";
+
+type Json = Record<string, any>;
+
+describe("settings", () => {
+  let app: TestApp;
+  let rest: ReturnType<typeof restClient>;
+  let admin = "";
+  let member = "";
+
+  const get = (name: string, token = admin) => rest<Json>("GET", `/v1/settings/${name}`, { token });
+  const patch = (name: string, value: Json, updateMask: string, token = admin, extra: Json = {}) =>
+    rest<Json>("PATCH", `/v1/settings/${name}?updateMask=${encodeURIComponent(updateMask)}`, { token, body: { value, ...extra } });
+  const ok = <T>(reply: { status: number; body: T }): T => {
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    return reply.body;
+  };
+  const refused = (reply: { status: number; body: Json }, status: number, message: RegExp) => {
+    assert.equal(reply.status, status, JSON.stringify(reply.body));
+    assert.match(reply.body.message, message);
+  };
+  const storedValue = async (name: string) => (await adminQuery(`select value from setting where name = '${name}'`, app.database.url)).rows[0]?.value as Json;
+
+  before(async () => {
+    app = await startTestApp({ bootstrap: ADMIN, flags: [] });
+    rest = restClient(app.baseUrl);
+    admin = await signInFirstAdmin(rest);
+    await makeUser(app.db, "member");
+    member = await signIn(rest, "member");
+  });
+  after(() => app.close());
+
+  it("reads WORKSPACE_PROFILE with every default of the specification filled in", async () => {
+    const setting = ok(await get("WORKSPACE_PROFILE", member));
+    assert.equal(setting.name, "settings/WORKSPACE_PROFILE");
+    assert.deepEqual(setting.value.workspaceProfile, {
+      title: "Workspace",
+      externalUrl: "",
+      disallowSignup: false,
+      require2fa: false,
+      refreshTokenDuration: "604800s",
+      accessTokenDuration: "3600s",
+      inactiveSessionTimeout: "0s",
+      maximumRoleExpiration: "0s",
+      enforceIdentityDomain: false,
+      databaseChangeMode: "PIPELINE",
+      disallowPasswordSignin: false,
+      enableAuditLogStdout: false,
+      watermark: false,
+      directorySyncTokenSet: false,
+      passwordRestriction: {
+        minLength: 12,
+        requireNumber: true,
+        requireLetter: true,
+        requireUppercaseLetter: true,
+        requireSpecialCharacter: true,
+        requireResetPasswordForFirstLogin: true,
+        passwordRotation: "7776000s",
+      },
+      sqlResultSize: "104857600",
+      queryTimeout: "0s",
+      allowEmailCodeSignin: false,
+      disallowSelfApprovalDefault: true,
+    });
+  });
+
+  it("lists every setting but SYSTEM, refuses SYSTEM and names the known settings for an unknown one", async () => {
+    const names = ok(await rest<Json>("GET", "/v1/settings", { token: member })).settings.map((s: Json) => s.name);
+    assert.equal(names.length, 12);
+    assert.ok(!names.includes("settings/SYSTEM"));
+    assert.ok(names.includes("settings/ENVIRONMENT"));
+    refused(await get("SYSTEM"), 403, /internal/);
+    refused(await patch("SYSTEM", {}, "*"), 403, /internal|permission/);
+    refused(await get("NOPE"), 400, /unknown setting.*settings\/WORKSPACE_PROFILE/);
+    assert.equal((await rest("GET", "/v1/settings/ENVIRONMENT")).status, 401);
+  });
+
+  it("shows the default environments and approval rule", async () => {
+    const envs = ok(await get("ENVIRONMENT")).value.environment.environments;
+    assert.deepEqual(envs.map((e: Json) => [e.id, e.rolloutPolicy, e.protected]), [["test", "AUTOMATIC", false], ["prod", "MANUAL", true]]);
+    const rules = ok(await get("WORKSPACE_APPROVAL")).value.workspaceApproval.rules;
+    assert.equal(rules[0].condition.expression, 'resource.environment_id == "prod"');
+    assert.deepEqual(rules[0].template.steps, [{ roles: ["roles/projectOwner"] }]);
+  });
+
+  it("changes exactly the masked fields, in any accepted path form", async () => {
+    let profile = ok(await patch("WORKSPACE_PROFILE", { workspaceProfile: { passwordRestriction: { minLength: 14, requireNumber: false }, title: "Ignored" } }, "workspaceProfile.passwordRestriction.minLength")).value.workspaceProfile;
+    assert.equal(profile.passwordRestriction.minLength, 14);
+    assert.equal(profile.passwordRestriction.requireNumber, true);
+    assert.equal(profile.title, "Workspace");
+    profile = ok(await patch("WORKSPACE_PROFILE", { workspaceProfile: { title: "Acme", access_token_duration: "2h" } }, "value.workspace_profile.title,workspaceProfile.accessTokenDuration")).value.workspaceProfile;
+    assert.equal(profile.title, "Acme");
+    assert.equal(profile.accessTokenDuration, "7200s");
+    assert.equal(profile.passwordRestriction.minLength, 14);
+    // A path naming a sub-message replaces it whole: unset fields fall back to their defaults.
+    profile = ok(await patch("WORKSPACE_PROFILE", { workspaceProfile: { passwordRestriction: { requireLetter: false } } }, "workspaceProfile.passwordRestriction")).value.workspaceProfile;
+    assert.equal(profile.passwordRestriction.requireLetter, false);
+    assert.equal(profile.passwordRestriction.minLength, 12);
+    assert.equal(profile.title, "Acme");
+    assert.deepEqual(await storedValue("WORKSPACE_PROFILE").then((v) => v.title), "Acme");
+  });
+
+  it("accepts the short durations and answers them in proto JSON", async () => {
+    const reply = ok(await patch("WORKSPACE_PROFILE", { workspaceProfile: { refreshTokenDuration: "7d", maximumRoleExpiration: "90d", passwordRestriction: { passwordRotation: "180d" } } }, "workspaceProfile.refreshTokenDuration,workspaceProfile.maximumRoleExpiration,workspaceProfile.passwordRestriction.passwordRotation"));
+    const profile = reply.value.workspaceProfile;
+    assert.deepEqual([profile.refreshTokenDuration, profile.maximumRoleExpiration, profile.passwordRestriction.passwordRotation], ["604800s", "7776000s", "15552000s"]);
+  });
+
+  it("refuses invalid payloads and masks with invalid_argument naming the field", async () => {
+    refused(await patch("WORKSPACE_PROFILE", { workspaceProfile: { passwordRestriction: { minLength: 7 } } }, "workspaceProfile.passwordRestriction.minLength"), 400, /workspaceProfile\.passwordRestriction\.minLength must be ≥ 8/);
+    refused(await patch("WORKSPACE_PROFILE", { workspaceProfile: { accessTokenDuration: "soon" } }, "workspaceProfile.accessTokenDuration"), 400, /workspaceProfile\.accessTokenDuration.*invalid duration/);
+    refused(await patch("WORKSPACE_PROFILE", { workspaceProfile: { databaseChangeMode: "SOMETIMES" } }, "workspaceProfile.databaseChangeMode"), 400, /DatabaseChangeMode.*SOMETIMES/);
+    refused(await patch("WORKSPACE_PROFILE", { workspaceProfile: {} }, "workspaceProfile.colour"), 400, /workspaceProfile\.colour" is not a field/);
+    refused(await patch("WORKSPACE_PROFILE", { workspaceProfile: {} }, "workspaceProfile.title.x"), 400, /has no fields below it/);
+    refused(await rest<Json>("PATCH", "/v1/settings/WORKSPACE_PROFILE", { token: admin, body: { value: { workspaceProfile: { title: "x" } } } }), 400, /update_mask is required/);
+    refused(await patch("WORKSPACE_PROFILE", { emergencyPause: { enabled: true } }, "*"), 400, /takes value\.workspaceProfile/);
+    refused(await patch("MAINTENANCE_WINDOW", { maintenanceWindow: { enabled: true } }, "maintenanceWindow.enabled"), 400, /maintenanceWindow\.windows needs at least one window/);
+    refused(await patch("MAINTENANCE_WINDOW", { maintenanceWindow: { timezone: "Mars/Olympus" } }, "maintenanceWindow.timezone"), 400, /maintenanceWindow\.timezone/);
+    refused(await patch("EMERGENCY_PAUSE", { emergencyPause: { enabled: true } }, "*"), 400, /emergencyPause\.reason is required/);
+    refused(await patch("WORKSPACE_APPROVAL", { workspaceApproval: { rules: [{ source: "CHANGE_DATABASE", condition: { expression: "resource.environment_id ==" }, template: { steps: [] } }] } }, "*"), 400, /rules\[0\]\.condition\.expression does not compile/);
+    refused(await patch("WORKSPACE_APPROVAL", { workspaceApproval: { rules: [{ source: "CHANGE_DATABASE", condition: { expression: "resource.colour == 1" }, template: { steps: [] } }] } }, "*"), 400, /does not compile/);
+    refused(await patch("WORKSPACE_APPROVAL", { workspaceApproval: { rules: [{ source: "CHANGE_DATABASE", condition: { expression: "true" }, template: { steps: [{ roles: ["roles/securityOfficer"] }] } }] } }, "*"), 400, /never counts as an approver/);
+    refused(await patch("WORKSPACE_APPROVAL", { workspaceApproval: { rules: [{ source: "CHANGE_DATABASE", condition: { expression: "true" }, template: { steps: [{ roles: ["roles/nobody"] }] } }] } }, "*"), 400, /unknown role "roles\/nobody"/);
+    refused(await patch("ENVIRONMENT", { environment: { environments: [{ id: "dev", rolloutPolicy: "AUTOMATIC" }, { id: "dev", rolloutPolicy: "MANUAL" }] } }, "*"), 400, /environments\[1\]\.id repeats/);
+    assert.equal(ok(await get("WORKSPACE_PROFILE")).value.workspaceProfile.passwordRestriction.minLength, 12);
+  });
+
+  it("stores a valid approval rule and environments list", async () => {
+    const rules = [{ source: "CHANGE_DATABASE", condition: { expression: 'resource.environment_id == "prod" && statement.affected_rows > 100' }, template: { title: "Two steps", steps: [{ roles: ["roles/projectOwner"] }, { roles: ["roles/workspaceDBA"] }] } }];
+    assert.equal(ok(await patch("WORKSPACE_APPROVAL", { workspaceApproval: { rules } }, "workspaceApproval.rules")).value.workspaceApproval.rules[0].template.steps.length, 2);
+    const envs = [{ id: "dev", title: "Dev", rolloutPolicy: "AUTOMATIC" }, { id: "prod", rolloutPolicy: "MANUAL", protected: true }];
+    assert.deepEqual(ok(await patch("ENVIRONMENT", { environment: { environments: envs } }, "*")).value.environment.environments.map((e: Json) => e.title), ["Dev", "prod"]);
+  });
+
+  it("requires bb.settings.set to write, while any signed-in user reads", async () => {
+    refused(await patch("WORKSPACE_PROFILE", { workspaceProfile: { title: "Mine" } }, "workspaceProfile.title", member), 403, /bb\.settings\.set/);
+    ok(await get("EMAIL", member));
+  });
+
+  it("seals credentials at rest, never returns them, keeps them when a write omits them and clears them on \"\"", async () => {
+    const smtp = { host: "smtp.example.com", port: 2525, username: "mailer", password: "smtp-Secret-1" };
+    let email = ok(await patch("EMAIL", { email: { from: "svc@example.com", smtp } }, "email")).value.email;
+    assert.equal(email.smtp.passwordSet, true);
+    assert.equal(email.smtp.password, undefined);
+    const stored = await storedValue("EMAIL");
+    assert.match(stored.smtp.password, /^sealed:v1:/);
+    assert.ok(!JSON.stringify(stored).includes("smtp-Secret-1"));
+    email = ok(await patch("EMAIL", { email: { smtp: { ...smtp, password: undefined, port: 587 } } }, "email.smtp")).value.email;
+    assert.equal(email.smtp.passwordSet, true);
+    assert.equal(email.smtp.port, 587);
+    assert.equal((await storedValue("EMAIL")).smtp.password, stored.smtp.password);
+    email = ok(await patch("EMAIL", { email: { smtp: { password: "" } } }, "email.smtp.password")).value.email;
+    assert.equal(email.smtp.passwordSet, false);
+    assert.equal((await storedValue("EMAIL")).smtp.password, undefined);
+    const audit = (await adminQuery(`select request, response, detail from audit_log where action = 'bb.settings.set' and resource = 'settings/EMAIL' order by id`, app.database.url)).rows;
+    assert.equal(audit.length, 3);
+    assert.ok(audit.every((r: Json) => !JSON.stringify(r).includes("smtp-Secret-1")));
+    assert.match(audit[0].request, /"password":"\*\*\*"/);
+    assert.deepEqual(audit[2].detail.changes, [{ field: "email.smtp.passwordSet", old: true, new: false }]);
+  });
+
+  it("keeps each IM entry's credentials by type when the list is rewritten", async () => {
+    const write = (settings: Json[]) => patch("APP_IM", { appIm: { settings } }, "appIm.settings");
+    ok(await write([{ type: "SLACK", enabled: true, slack: { token: "xoxb-1" } }, { type: "TELEGRAM", telegram: { botToken: "bot-1", chatId: "42" } }]));
+    const reply = ok(await write([{ type: "TELEGRAM", enabled: true, telegram: { chatId: "43" } }, { type: "SLACK", enabled: false, slack: {} }]));
+    assert.deepEqual(reply.value.appIm.settings, [
+      { type: "TELEGRAM", enabled: true, telegram: { botTokenSet: true, chatId: "43" } },
+      { type: "SLACK", enabled: false, slack: { tokenSet: true } },
+    ]);
+    refused(await write([{ type: "SLACK" }, { type: "SLACK" }]), 400, /appIm\.settings\[1\]\.type repeats/);
+  });
+
+  it("refuses a stale etag with aborted", async () => {
+    const { etag } = ok(await patch("AI", { ai: { enabled: true, provider: "OPENAI", apiKey: "sk-1" } }, "ai"));
+    const next = ok(await patch("AI", { ai: { model: "gpt" } }, "ai.model", admin, { etag }));
+    assert.notEqual(next.etag, etag);
+    refused(await patch("AI", { ai: { model: "x" } }, "ai.model", admin, { etag }), 409, /etag/);
+  });
+
+  it("stamps the emergency pause with who switched it and when", async () => {
+    const pause = ok(await patch("EMERGENCY_PAUSE", { emergencyPause: { enabled: true, reason: "incident 42", updater: "users/mallory" } }, "*")).value.emergencyPause;
+    assert.equal(pause.updater, "users/admin");
+    assert.ok(Date.parse(pause.updateTime) > Date.now() - 60_000);
+  });
+
+  it("serves the same over Connect", async () => {
+    const client = createClient(SettingService, createConnectTransport({ baseUrl: app.baseUrl, httpVersion: "1.1" }));
+    const headers = { authorization: `Bearer ${admin}` };
+    const got = await client.getSetting({ name: "settings/WORKSPACE_PROFILE" }, { headers });
+    assert.equal(got.value?.value.case, "workspaceProfile");
+    const updated = await client.updateSetting(
+      {
+        setting: { name: "settings/WORKSPACE_PROFILE", value: { value: { case: "workspaceProfile", value: create(WorkspaceProfileSettingSchema, { watermark: true }) } } },
+        updateMask: { paths: ["workspace_profile.watermark"] },
+      },
+      { headers },
+    );
+    assert.equal(updated.value?.value.case === "workspaceProfile" && updated.value.value.value.watermark, true);
+    await assert.rejects(
+      client.updateSetting(
+        {
+          setting: { name: "settings/WORKSPACE_PROFILE", value: { value: { case: "workspaceProfile", value: create(WorkspaceProfileSettingSchema, { passwordRestriction: { minLength: 4 } }) } } },
+          updateMask: { paths: ["workspace_profile.password_restriction.min_length"] },
+        },
+        { headers },
+      ),
+      (e: ConnectError) => e.code === Code.InvalidArgument && /minLength/.test(e.message),
+    );
+  });
+});
+
+describe("settings with --external-url", () => {
+  it("shows the flag's URL and refuses to change the stored one", async () => {
+    const app = await startTestApp({ bootstrap: ADMIN, flags: ["--external-url", "https://svc.example.com"] });
+    try {
+      const rest = restClient(app.baseUrl);
+      const token = await signInFirstAdmin(rest);
+      const got = await rest<Json>("GET", "/v1/settings/WORKSPACE_PROFILE", { token });
+      assert.equal(got.body.value.workspaceProfile.externalUrl, "https://svc.example.com");
+      const refusedWrite = await rest<Json>("PATCH", "/v1/settings/WORKSPACE_PROFILE?updateMask=workspaceProfile.externalUrl", {
+        token,
+        body: { value: { workspaceProfile: { externalUrl: "https://other.example.com" } } },
+      });
+      assert.equal(refusedWrite.status, 400 + 0 || refusedWrite.status);
+      assert.equal(refusedWrite.body.code, "failed_precondition");
+      assert.match(refusedWrite.body.message, /--external-url/);
+      const whole = await rest<Json>("PATCH", "/v1/settings/WORKSPACE_PROFILE?updateMask=*", { token, body: { value: { workspaceProfile: { ...got.body.value.workspaceProfile, title: "T" } } } });
+      assert.equal(whole.status, 200, JSON.stringify(whole.body));
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe("settings over Connect with snake_case masks", () => {
+  it("records a mask path that has no JSON form (require_2fa) as written", async () => {
+    const app = await startTestApp({ bootstrap: ADMIN });
+    try {
+      const token = await signInFirstAdmin(restClient(app.baseUrl));
+      const client = createClient(SettingService, createConnectTransport({ baseUrl: app.baseUrl, httpVersion: "1.1", useBinaryFormat: true }));
+      const updated = await client.updateSetting(
+        {
+          setting: { name: "settings/WORKSPACE_PROFILE", value: { value: { case: "workspaceProfile", value: create(WorkspaceProfileSettingSchema, { require2fa: true }) } } },
+          updateMask: { paths: ["workspace_profile.require_2fa"] },
+        },
+        { headers: { authorization: `Bearer ${token}` } },
+      );
+      assert.equal(updated.value?.value.case === "workspaceProfile" && updated.value.value.value.require2fa, true);
+      const [record] = (await adminQuery(`select request from audit_log where action = 'bb.settings.set'`, app.database.url)).rows;
+      assert.match(record.request, /"updateMask":"workspace_profile\.require_2fa"/);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe("EMAIL:test", () => {
+  it("sends through the stored or the given configuration, with the stored password kept", async () => {
+    const app = await startTestApp({ bootstrap: ADMIN });
+    const smtp = await startSmtpPeer({ username: "mailer", password: "smtp-Secret-1" });
+    try {
+      const rest = restClient(app.baseUrl);
+      const token = await signInFirstAdmin(rest);
+      const test = (body: Json) => rest<Json>("POST", "/v1/settings/EMAIL:test", { token, body });
+      const unconfigured = await test({ to: "ops@example.com" });
+      assert.equal(unconfigured.status, 400, JSON.stringify(unconfigured.body));
+      assert.equal(unconfigured.body.code, "failed_precondition");
+      const email = { from: "svc@example.com", fromName: "Svc", smtp: { host: "127.0.0.1", port: smtp.port, username: "mailer", password: "smtp-Secret-1", encryption: "NONE", authentication: "PLAIN" } };
+      const stored = await rest<Json>("PATCH", "/v1/settings/EMAIL?updateMask=email", { token, body: { value: { email } } });
+      assert.equal(stored.status, 200, JSON.stringify(stored.body));
+      assert.equal((await test({ to: "ops@example.com" })).status, 200);
+      const first = await smtp.next();
+      assert.deepEqual([first.from, first.to], ["svc@example.com", ["ops@example.com"]]);
+      assert.match(first.raw, /Subject: Workspace: test message/);
+      // A given configuration without its password uses the stored one.
+      assert.equal((await test({ to: "dba@example.com", email: { ...email, fromName: "Other", smtp: { ...email.smtp, password: undefined } } })).status, 200);
+      assert.deepEqual((await smtp.next()).to, ["dba@example.com"]);
+      const wrong = await test({ to: "dba@example.com", email: { ...email, smtp: { ...email.smtp, password: "wrong" } } });
+      assert.equal(wrong.body.code, "unavailable", JSON.stringify(wrong.body));
+      assert.ok(!JSON.stringify(wrong.body).includes("wrong\""));
+      const noRecipient = await test({});
+      assert.equal(noRecipient.status, 400);
+    } finally {
+      await smtp.close();
+      await app.close();
+    }
+  });
+});
