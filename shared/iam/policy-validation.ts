@@ -1,14 +1,17 @@
-// Checks a binding set before it is stored (contract §6.4): known roles,
-// members in the canonical shapes naming existing users, expiries in the
-// future and within maximum_role_expiration. Members come out canonical.
+// Checks a binding set before it is stored (contract §6.4): existing roles
+// (predefined or custom), members in the canonical shapes naming existing
+// users and groups, expiries in the future and within maximum_role_expiration.
+// Roles and members come out canonical.
 import type { CommonQueryMethods } from "slonik";
 import { invalidArgument } from "../platform/errors.ts";
 import { normalizeLoginId } from "../platform/names.ts";
 import { activeLoginIds } from "../user/user.store.ts";
 import { conditionExpiry } from "./binding-condition.ts";
+import { lockReferences, type BindingReferences } from "./binding-references.ts";
 import type { StoredBinding } from "./iam-policy.store.ts";
-import { ALL_USERS, memberLoginId, userMember } from "./members.ts";
+import { ALL_USERS, memberGroupId, memberLoginId, userMember } from "./members.ts";
 import { predefinedRole } from "./predefined-roles.ts";
+import { ROLE_PREFIX, roleName } from "./roles.ts";
 
 export interface BindingInput {
   role: string;
@@ -34,13 +37,17 @@ export async function validateBindings(
   const now = Date.now();
   const fieldPrefix = options.fieldPrefix ?? "policy.bindings";
   const unchanged = new Set((options.existing ?? []).map(bindingKey));
+  const known = await lockReferences(db, bindings.map((b) => b.role), bindings.flatMap((b) => b.members));
   const stored = bindings.map((binding, i) => {
     const field = `${fieldPrefix}[${i}]`;
-    const role = canonicalRole(binding.role, `${field}.role`);
-    const members = [...new Set(binding.members.map((m, j) => canonicalMember(m, `${field}.members[${j}]`)))];
+    const role = canonicalRole(binding.role, known, `${field}.role`);
+    const members = [...new Set(binding.members.map((m, j) => canonicalMember(m, known, `${field}.members[${j}]`)))];
     if (members.length === 0) throw invalidArgument(`${field}.members: a binding needs at least one member`);
     const expression = binding.condition?.expression.trim() ?? "";
-    if (!expression) return { role, members };
+    // A condition without an expression always holds; its title and description
+    // are kept (SSO_GROUP_MAPPING tags the bindings it manages with its title).
+    const { title = "", description = "" } = binding.condition ?? {};
+    if (!expression) return title || description ? { role, members, condition: { expression, title, description } } : { role, members };
     const expiry = conditionExpiry(expression, `${field}.condition.expression`);
     if (!unchanged.has(bindingKey({ role, members, condition: { expression, title: "", description: "" } }))) {
       checkExpiry(expiry, now, maxExpirationMs, `${field}.condition.expression`);
@@ -56,20 +63,23 @@ function bindingKey(binding: StoredBinding): string {
   return JSON.stringify([binding.role, [...binding.members].sort(), binding.condition?.expression.trim() ?? ""]);
 }
 
-function canonicalRole(role: string, field: string): string {
-  const known = role.startsWith("roles/") ? predefinedRole(role.slice("roles/".length)) : undefined;
-  if (!known) throw invalidArgument(`${field}: unknown role "${role}"; use roles/<role_id>, e.g. roles/workspaceMember`);
-  return `roles/${known.id}`;
+function canonicalRole(role: string, known: BindingReferences, field: string): string {
+  const id = role.startsWith(ROLE_PREFIX) ? role.slice(ROLE_PREFIX.length) : undefined;
+  const storedId = id === undefined ? undefined : (predefinedRole(id)?.id ?? known.customRoles.get(id.toLowerCase()));
+  if (!storedId) throw invalidArgument(`${field}: unknown role "${role}"; use roles/<role_id> of a predefined or custom role, e.g. roles/workspaceMember`);
+  return roleName(storedId);
 }
 
-function canonicalMember(member: string, field: string): string {
+function canonicalMember(member: string, known: BindingReferences, field: string): string {
   if (member === ALL_USERS) return member;
+  const groupId = memberGroupId(member);
+  if (groupId !== undefined) {
+    if (!known.groups.has(groupId)) throw invalidArgument(`${field}: group "${groupId}" does not exist; accepted shapes: ${MEMBER_SHAPES}`);
+    return member;
+  }
   const loginId = memberLoginId(member);
   const normalized = loginId === undefined ? undefined : normalizeLoginId(loginId);
-  if (!normalized) {
-    const hint = member.startsWith("group:") ? `group "${member.slice(6)}" does not exist` : `"${member}" is not a member`;
-    throw invalidArgument(`${field}: ${hint}; accepted shapes: ${MEMBER_SHAPES}`);
-  }
+  if (!normalized) throw invalidArgument(`${field}: "${member}" is not a member; accepted shapes: ${MEMBER_SHAPES}`);
   return userMember(normalized);
 }
 

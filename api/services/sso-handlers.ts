@@ -1,0 +1,63 @@
+// AuthService's single sign-on RPCs (contract §4.1, §4.8): StartSso and the
+// OIDC and SAML callbacks. They answer browser redirects: each sets the
+// `location` header, which REST turns into 303 See Other (Connect and gRPC
+// clients read the message instead). A successful callback sets the session
+// cookies exactly as a web password sign-in does.
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import { refusalStatus } from "../../shared/auth/login-refusal.ts";
+import { SsoLoginResponseSchema, type AuthService } from "../../shared/gen/svc/v1/auth_service_pb.js";
+import { oidcSignIn, samlSignIn, startSso, type SsoSignedIn } from "../../shared/sso/sso-login.ts";
+import { readWorkspaceProfile, type WorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
+import { auditScope } from "../transport/audit-scope.ts";
+import { requestFacts } from "../transport/context.ts";
+import type { AuthDeps } from "./auth-service.ts";
+import { setSessionCookies } from "./session-cookies.ts";
+import { toUser } from "./user-convert.ts";
+
+type SsoHandlers = Pick<ServiceImpl<typeof AuthService>, "startSso" | "oAuthCallback" | "samlAcs">;
+
+export function ssoHandlers(deps: AuthDeps): SsoHandlers {
+  const externalUrlOf = async () => deps.externalUrl ?? (await readWorkspaceProfile(deps.settings)).externalUrl;
+
+  /** Runs a callback's sign-in, counting its outcome; answers the session and the redirect. */
+  const callback = async (context: HandlerContext, signIn: (profile: WorkspaceProfile, externalUrl: string) => Promise<SsoSignedIn>) => {
+    const profile = await readWorkspaceProfile(deps.settings);
+    const externalUrl = deps.externalUrl ?? profile.externalUrl;
+    let signedIn: SsoSignedIn;
+    try {
+      signedIn = await signIn(profile, externalUrl);
+    } catch (error) {
+      deps.metrics.authLogins.inc({ status: refusalStatus(auditScope(context)) });
+      throw error;
+    }
+    deps.metrics.authLogins.inc({ status: "success" });
+    setSessionCookies(context, signedIn.session, externalUrl);
+    context.responseHeader.set("location", signedIn.location);
+    return create(SsoLoginResponseSchema, {
+      redirect: signedIn.location,
+      accessToken: signedIn.session.accessToken,
+      refreshToken: signedIn.session.refreshToken,
+      user: toUser(signedIn.user),
+    });
+  };
+
+  return {
+    async startSso(req, context) {
+      const url = await startSso(deps, await externalUrlOf(), req.idpId, req.redirect);
+      context.responseHeader.set("location", url);
+      return { authorizationUrl: url };
+    },
+    async oAuthCallback(req, context) {
+      const callbackFacts = { code: req.code, state: req.state, iss: req.iss, error: req.error, errorDescription: req.errorDescription };
+      return callback(context, (profile, externalUrl) =>
+        oidcSignIn(deps, auditScope(context), profile, requestFacts(context.values), externalUrl, callbackFacts),
+      );
+    },
+    async samlAcs(req, context) {
+      return callback(context, (profile, externalUrl) =>
+        samlSignIn(deps, auditScope(context), profile, requestFacts(context.values), externalUrl, req.relayState, req.samlResponse),
+      );
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// Why a single sign-on was refused, as recorded in bb.auth.login.fail's
+// detail (contract §8.1) and counted as a failure by svc_auth_login_total.
+import type { CallAudit } from "../audit/call-audit.ts";
+import { refuse } from "../auth/login-refusal.ts";
+
+export const SsoRefusal = {
+  unknownState: "unknown, expired or spent sign-in state",
+  wrongProvider: "identity provider changed or removed",
+  rejectedAnswer: "identity provider answer rejected",
+  badLoginId: "invalid login id from the identity provider",
+  signupDisabled: "sign-up is disabled",
+  localAccount: "local account with the same login id",
+  inactiveUser: "user deleted or not an end user",
+} as const;
+
+/** The outcome of `work`, or its error recorded with `reason`. */
+export async function refusing<T>(audit: CallAudit, reason: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw refuse(audit, reason, error as Error);
+  }
+}

@@ -1,0 +1,101 @@
+// The end of a single sign-on (contract §4.8, §18.4): the provider's user
+// becomes a user of this service. First sign-in creates it (END_USER, source
+// OIDC or SAML, no password, a workspace member like every new user) unless
+// disallow_signup; later sign-ins match it by login id and refresh its e-mail
+// and title. A local account with the same login id is never taken over: it
+// signs in with its password (an administrator may delete it first). Then
+// SSO_GROUP_MAPPING is applied and a session issued; the service asks no
+// second factor of users from a provider, and disallow_password_signin does
+// not concern them.
+import { refuse } from "../auth/login-refusal.ts";
+import { userName } from "../auth/principal.ts";
+import type { ClientFacts } from "../auth/sessions.ts";
+import { signIn, type SignedIn } from "../auth/sign-in.ts";
+import { AuditAction } from "../audit/actions.ts";
+import type { CallAudit } from "../audit/call-audit.ts";
+import { grantWorkspaceRoles } from "../iam/grant-roles.ts";
+import { userMember } from "../iam/members.ts";
+import { roleName } from "../iam/roles.ts";
+import { permissionDenied, unauthenticated } from "../platform/errors.ts";
+import { normalizeLoginId } from "../platform/names.ts";
+import type { SettingReader } from "../settings/setting-cache.ts";
+import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
+import { parseEmail } from "../user/email.ts";
+import { findUserByLoginId, insertUser, updateProfile, type UserRow } from "../user/user.store.ts";
+import { applyGroupMapping } from "./group-mapping.ts";
+import type { IdpType } from "./idp-config.ts";
+import { SsoRefusal } from "./sso-refusal.ts";
+import type { SsoIdentity } from "./sso-identity.ts";
+
+export interface SsoSource {
+  /** idps/<id> */
+  name: string;
+  type: IdpType;
+}
+
+export async function signInFromProvider(
+  audit: CallAudit,
+  settings: SettingReader,
+  profile: WorkspaceProfile,
+  client: ClientFacts,
+  idp: SsoSource,
+  identity: SsoIdentity,
+): Promise<SignedIn> {
+  const loginId = normalizeLoginId(identity.loginId);
+  if (!loginId) {
+    const message = `the identity provider's login id ${JSON.stringify(identity.loginId)} is not a valid login id; check the provider's field mapping`;
+    throw refuse(audit, SsoRefusal.badLoginId, unauthenticated(message));
+  }
+  audit.actor = userName(loginId);
+  audit.resource = userName(loginId);
+  const user = (await matchedUser(audit, profile, loginId, identity)) ?? (await createUser(audit, profile, idp, loginId, identity));
+  await applyGroupMapping(audit, settings, idp.name, loginId, identity.groups);
+  return signIn(audit, profile, client, user);
+}
+
+/** The existing user of the login id, its profile refreshed; undefined when there is none. */
+async function matchedUser(audit: CallAudit, profile: WorkspaceProfile, loginId: string, identity: SsoIdentity): Promise<UserRow | undefined> {
+  const user = await findUserByLoginId(audit.tx, loginId);
+  if (!user) {
+    if (profile.disallowSignup) {
+      throw refuse(audit, SsoRefusal.signupDisabled, permissionDenied(`sign-up is disabled in this workspace and user "${loginId}" does not exist; ask an administrator`));
+    }
+    return undefined;
+  }
+  if (user.source === "LOCAL") {
+    const message = `user "${loginId}" is a local account and cannot sign in through an identity provider; sign in with its password`;
+    throw refuse(audit, SsoRefusal.localAccount, permissionDenied(message));
+  }
+  if (user.state !== "ACTIVE" || user.type !== "END_USER") {
+    throw refuse(audit, SsoRefusal.inactiveUser, permissionDenied(`user "${loginId}" is deleted or cannot sign in`));
+  }
+  const email = emailOf(identity) || user.email;
+  const title = identity.displayName || user.title;
+  if (email === user.email && title === user.title) return user;
+  await updateProfile(audit.tx, user.id, { email, title });
+  return { ...user, email, title };
+}
+
+async function createUser(audit: CallAudit, profile: WorkspaceProfile, idp: SsoSource, loginId: string, identity: SsoIdentity): Promise<UserRow> {
+  const user = await insertUser(audit.tx, {
+    loginId,
+    email: emailOf(identity),
+    title: identity.displayName || loginId,
+    type: "END_USER",
+    source: idp.type,
+    passwordHash: null,
+    requireResetPassword: false,
+  });
+  audit.extra.push({ action: AuditAction.userCreate, resource: userName(loginId), detail: { idp: idp.name } });
+  await grantWorkspaceRoles(audit, userMember(loginId), [{ role: roleName("workspaceMember") }], profile.maximumRoleExpirationMs, userName(loginId));
+  return user;
+}
+
+/** The provider's e-mail when it is one (lower-case), else "". */
+function emailOf(identity: SsoIdentity): string {
+  try {
+    return parseEmail(identity.email, "email");
+  } catch {
+    return "";
+  }
+}
