@@ -8,3 +8,10 @@ export function parseEmail(text: string, field: string): string {
   if (email !== "" && !EMAIL.test(email)) throw invalidArgument(`${field}: "${text}" is not an e-mail address`);
   return email;
 }
+
+/** An address that must be given (lower-case); empty or malformed → invalid_argument naming the field. */
+export function requireEmail(text: string, field: string): string {
+  const email = parseEmail(text, field);
+  if (!email) throw invalidArgument(`${field}: an e-mail address is required`);
+  return email;
+}
