@@ -19,10 +19,17 @@ const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 export const DEFAULT_TIMEOUTS: ServerTimeouts = { headersMs: 30_000, keepAliveMs: 65_000, sniffMs: 10_000 };
 
 export function createHybridServer(handler: Handler, timeouts: ServerTimeouts = DEFAULT_TIMEOUTS): Server {
-  const http1 = createHttp1Server(handler as (req: IncomingMessage, res: ServerResponse) => void);
-  http1.headersTimeout = timeouts.headersMs;
-  http1.requestTimeout = 0; // streaming calls may run long; the headers timeout guards slow clients
-  http1.keepAliveTimeout = timeouts.keepAliveMs;
+  const http1 = createHttp1Server(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: 0, // streaming calls may run long; the headers timeout guards slow clients
+      keepAliveTimeout: timeouts.keepAliveMs,
+      // Node checks the headers timeout on this interval (default 30 s, which would let a slow client hold a
+      // connection for up to twice the timeout); once a second keeps it within a second of the limit.
+      connectionsCheckingInterval: Math.min(timeouts.headersMs, 1_000),
+    },
+    handler as (req: IncomingMessage, res: ServerResponse) => void,
+  );
   const http2 = createHttp2Server({}, handler as (req: Http2ServerRequest, res: Http2ServerResponse) => void);
   http2.setTimeout(timeouts.keepAliveMs);
   const sessions = new Set<Http2Session>();

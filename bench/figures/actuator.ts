@@ -121,7 +121,7 @@ async function checkTargets(appPort: number, barePort: number, expected: unknown
   if (!bareOk) throw new Error("the bare route does not answer the expected JSON");
   for (const c of HTTP1_CASES) {
     const t = c.target(appPort);
-    const res = await fetch(t.url, { method: t.method, headers: t.headers, body: t.body });
+    const res = await fetch(t.url, { method: t.method, headers: t.headers, body: t.body === undefined ? undefined : new Uint8Array(Buffer.from(t.body)) });
     if (!(await c.check(res, expected))) throw new Error(`${c.name}: unexpected answer (HTTP ${res.status})`);
   }
   for (const [name, target] of [["grpc", grpcTarget(appPort)], ["bare h2c", bareH2Target(barePort)]] as const) {

@@ -1,6 +1,7 @@
 // Starts a bench server script in a child process (pinned to the server core)
 // and waits for the first stdout line, {"port": N}. stop() sends SIGTERM and
-// waits, so that a --cpu-prof profile gets written.
+// waits, so that a --cpu-prof profile gets written. runChildScript runs a
+// script that is not a server (a baseline) the same way, to its end.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { pinnedToServerCore } from "./cpu.ts";
@@ -16,10 +17,7 @@ const START_TIMEOUT_MS = 60_000;
 
 /** script: a file name under bench/, e.g. "server-process.ts". */
 export async function startChildServer(script: string, env: Record<string, string>, cpuProfDir?: string): Promise<ChildServer> {
-  const path = fileURLToPath(new URL(`../${script}`, import.meta.url));
-  const nodeArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, path] : [path];
-  const [command, args] = pinnedToServerCore(process.execPath, nodeArgs);
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawnPinned(script, env, cpuProfDir);
   const port = await firstPort(child, script);
   note(`${script} listening on 127.0.0.1:${port} (pid ${child.pid})`);
   return {
@@ -27,6 +25,25 @@ export async function startChildServer(script: string, env: Record<string, strin
     pid: child.pid!,
     stop: () => stopChild(child),
   };
+}
+
+/** Runs `script` pinned to the server core until it exits 0; answers the JSON of its last stdout line. */
+export async function runChildScript<T>(script: string, env: Record<string, string>, cpuProfDir?: string): Promise<T> {
+  const child = spawnPinned(script, env, cpuProfDir);
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`${script} exited with code ${code}`);
+  const last = output.trim().split("\n").at(-1) ?? "";
+  return JSON.parse(last) as T;
+}
+
+/** script: a file name under bench/, started with this Node, pinned to the server core, stdout piped. */
+function spawnPinned(script: string, env: Record<string, string>, cpuProfDir: string | undefined): ChildProcess {
+  const path = fileURLToPath(new URL(`../${script}`, import.meta.url));
+  const nodeArgs = cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`, path] : [path];
+  const [command, args] = pinnedToServerCore(process.execPath, nodeArgs);
+  return spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
 }
 
 function firstPort(child: ChildProcess, script: string): Promise<number> {

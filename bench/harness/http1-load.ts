@@ -1,7 +1,7 @@
 // HTTP/1.1 load with autocannon's programmatic API: a discarded warm-up run,
 // then the measured run, on `connections` keep-alive connections. Latencies
 // are taken from its per-response events (its histogram keeps whole ms only).
-import autocannon from "autocannon";
+import autocannon, { type SetupRequest } from "autocannon";
 import { withCpuUse } from "./cpu.ts";
 import { Latencies, percentile, type LoadResult } from "./load-result.ts";
 
@@ -10,6 +10,8 @@ export interface Http1Target {
   method: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string | Buffer;
+  /** Headers that change with every request (e.g. a client address); called once per request. */
+  perRequestHeaders?: () => Record<string, string>;
 }
 
 export interface LoadSettings {
@@ -27,6 +29,7 @@ export async function http1Load(target: Http1Target, settings: LoadSettings): Pr
     headers: target.headers ?? {},
     body: target.body,
     connections: settings.connections,
+    ...(target.perRequestHeaders && { requests: [{ setupRequest: withHeaders(target.perRequestHeaders) }] }),
   };
   if (settings.warmupS > 0) await autocannon({ ...options, duration: settings.warmupS });
   const latencies = new Latencies();
@@ -50,4 +53,8 @@ export async function http1Load(target: Http1Target, settings: LoadSettings): Pr
     serverCpu: measured.serverCpu,
     generatorCpu: measured.generatorCpu,
   };
+}
+
+function withHeaders(headers: () => Record<string, string>): SetupRequest {
+  return (request) => ({ ...request, headers: { ...request.headers, ...headers() } });
 }

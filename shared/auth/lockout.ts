@@ -4,7 +4,14 @@
 // resets the count. State lives in the metadata store so replicas agree.
 import type { CommonQueryMethods } from "slonik";
 import type { Severity } from "../audit/actions.ts";
-import { deleteLoginFailure, findLoginFailure, lockLoginFailure, saveLoginFailure, type LoginFailureRow } from "./login-failure.store.ts";
+import {
+  deleteLoginFailure,
+  findLoginFailure,
+  lockLoginFailure,
+  resetUnlessLocked,
+  saveLoginFailure,
+  type LoginFailureRow,
+} from "./login-failure.store.ts";
 
 export const LOCK_THRESHOLD = 11;
 export const LOCK_DURATION_MS = 15 * 60_000;
@@ -18,6 +25,11 @@ export async function activeLock(db: CommonQueryMethods, loginId: string, now = 
   return lockInForce(await findLoginFailure(db, loginId), now);
 }
 
+/** The end of a lock in force, read under the row lock: attempts on the login id take turns until the transaction ends. */
+export async function lockForAttempt(tx: CommonQueryMethods, loginId: string, now = new Date()): Promise<Date | undefined> {
+  return lockInForce(await lockLoginFailure(tx, loginId), now);
+}
+
 /** Counts a failure, locking the id when it reaches the threshold; an id already locked is not counted. */
 export async function countFailure(tx: CommonQueryMethods, loginId: string, now = new Date()): Promise<FailureOutcome> {
   const row = await lockLoginFailure(tx, loginId);
@@ -29,8 +41,13 @@ export async function countFailure(tx: CommonQueryMethods, loginId: string, now 
   return { kind: "counted", failureCount, lockedUntil: newLock };
 }
 
-/** After a correct credential: refuses when a concurrent attempt locked the id, else resets the count. */
+/**
+ * After a correct credential: refuses when a concurrent attempt locked the id,
+ * else resets the count. One statement when the id has no lock (the usual
+ * case); a row it kept is decided again under its row lock.
+ */
 export async function settleSuccess(tx: CommonQueryMethods, loginId: string, now = new Date()): Promise<Date | undefined> {
+  if (!(await resetUnlessLocked(tx, loginId, now))) return undefined;
   const lockedUntil = lockInForce(await lockLoginFailure(tx, loginId), now);
   if (!lockedUntil) await deleteLoginFailure(tx, loginId);
   return lockedUntil;

@@ -8,15 +8,23 @@ const failureRow = z
 
 export type LoginFailureRow = z.infer<typeof failureRow>;
 
+const keptRow = z.object({ kept: z.boolean() });
+
 export async function findLoginFailure(db: CommonQueryMethods, loginId: string): Promise<LoginFailureRow | undefined> {
   const row = await db.maybeOne(sql.type(failureRow)`select failure_count, locked_until from login_failure where login_id = ${loginId}`);
   return row ?? undefined;
 }
 
-/** The row, created when absent, locked until the transaction ends: attempts on one login id take turns. */
+/**
+ * The row, created when absent, locked until the transaction ends: attempts on
+ * one login id take turns. One upsert, so that a row deleted by a concurrent
+ * success while this attempt waited is created again instead of missed.
+ */
 export async function lockLoginFailure(db: CommonQueryMethods, loginId: string): Promise<LoginFailureRow> {
-  await db.query(sql.unsafe`insert into login_failure (login_id) values (${loginId}) on conflict (login_id) do nothing`);
-  return db.one(sql.type(failureRow)`select failure_count, locked_until from login_failure where login_id = ${loginId} for update`);
+  return db.one(sql.type(failureRow)`
+    insert into login_failure (login_id) values (${loginId})
+    on conflict (login_id) do update set login_id = excluded.login_id
+    returning failure_count, locked_until`);
 }
 
 export async function saveLoginFailure(db: CommonQueryMethods, loginId: string, row: LoginFailureRow): Promise<void> {
@@ -24,6 +32,21 @@ export async function saveLoginFailure(db: CommonQueryMethods, loginId: string, 
     update login_failure set failure_count = ${row.failureCount},
       locked_until = ${row.lockedUntil ? sql.timestamp(row.lockedUntil) : null}, update_time = now()
     where login_id = ${loginId}`);
+}
+
+/**
+ * A success's reset in one statement: deletes the row unless a lock is in
+ * force at `now` (waiting for an attempt that holds it). Answers true when a
+ * row was there and is kept — locked, or changed meanwhile by a concurrent
+ * attempt — so that the caller decides again under the row lock.
+ */
+export async function resetUnlessLocked(db: CommonQueryMethods, loginId: string, now: Date): Promise<boolean> {
+  return db.oneFirst(sql.type(keptRow)`
+    with reset as (
+      delete from login_failure
+      where login_id = ${loginId} and (locked_until is null or locked_until <= ${sql.timestamp(now)})
+      returning 1)
+    select exists (select 1 from login_failure where login_id = ${loginId}) and not exists (select 1 from reset) as kept`);
 }
 
 /** Forgets the failures of a login id; answers what was stored. */

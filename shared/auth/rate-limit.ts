@@ -3,7 +3,7 @@
 // keeps trying is let in again as soon as its oldest counted hit ages out.
 import { withTransaction, type Db } from "../platform/db.ts";
 import { resourceExhausted } from "../platform/errors.ts";
-import { insertHit, openWindow } from "./rate-limit.store.ts";
+import { countHit, lockKey } from "./rate-limit.store.ts";
 
 export interface RateLimit {
   bucket: string;
@@ -18,15 +18,12 @@ export const LOGIN_RATE_LIMIT: RateLimit = { bucket: "login", limit: 60, windowM
 
 /** Counts one request for `key`; throws resource_exhausted with Retry-After when the window is full. */
 export async function takeRateLimit(db: Db, rule: RateLimit, key: string): Promise<void> {
-  const retryAfterMs = await withTransaction(db, async (tx) => {
-    const state = await openWindow(tx, rule.bucket, key, rule.windowMs);
-    if (state.hits < rule.limit) {
-      await insertHit(tx, rule.bucket, key);
-      return 0;
-    }
-    return (state.oldest?.getTime() ?? state.now.getTime()) + rule.windowMs - state.now.getTime();
+  const state = await withTransaction(db, async (tx) => {
+    await lockKey(tx, rule.bucket, key);
+    return countHit(tx, rule.bucket, key, rule.limit, rule.windowMs);
   });
-  if (retryAfterMs <= 0) return;
+  if (state.counted) return;
+  const retryAfterMs = (state.oldest ?? state.now).getTime() + rule.windowMs - state.now.getTime();
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   throw resourceExhausted(`too many ${rule.subject}: at most ${rule.limit} per ${rule.windowMs / 1000} s; retry in ${seconds} s`, {
     headers: { "retry-after": String(seconds) },

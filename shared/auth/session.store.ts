@@ -3,15 +3,23 @@ import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import type { TokenKind } from "./tokens.ts";
 
-export interface NewSessionToken {
-  hash: Buffer;
+/** The access and the refresh token of a new pair in one family. */
+export interface NewSessionTokens {
   familyId: string;
   principalId: number;
-  kind: TokenKind;
-  lifetimeMs: number;
+  pendingMfaEnrollment: boolean;
   clientIp: string;
   userAgent: string;
+  access: NewToken;
+  refresh: NewToken;
 }
+
+interface NewToken {
+  hash: Buffer;
+  lifetimeMs: number;
+}
+
+const expiryRow = z.object({ kind: z.enum(["ACCESS", "REFRESH"]), expire_time: z.coerce.date() });
 
 const tokenRow = z
   .object({
@@ -22,6 +30,7 @@ const tokenRow = z
     family_last_used_time: z.coerce.date(),
     spent_time: z.coerce.date().nullable(),
     revoked_time: z.coerce.date().nullable(),
+    pending_mfa_enrollment: z.boolean(),
     login_id: z.string(),
     principal_state: z.enum(["ACTIVE", "DELETED"]),
     require_reset_password: z.boolean(),
@@ -35,6 +44,7 @@ const tokenRow = z
     familyLastUsedTime: r.family_last_used_time,
     spentTime: r.spent_time,
     revokedTime: r.revoked_time,
+    pendingMfaEnrollment: r.pending_mfa_enrollment,
     principal: {
       loginId: r.login_id,
       active: r.principal_state === "ACTIVE",
@@ -45,18 +55,23 @@ const tokenRow = z
 
 export type SessionTokenRow = z.infer<typeof tokenRow>;
 
-export async function insertSessionToken(db: CommonQueryMethods, token: NewSessionToken): Promise<Date> {
-  return db.oneFirst(sql.type(z.object({ expire_time: z.coerce.date() }))`
-    insert into session_token (token_hash, family_id, principal_id, kind, expire_time, client_ip, user_agent)
-    values (${sql.binary(token.hash)}, ${token.familyId}, ${token.principalId}, ${token.kind},
-            now() + make_interval(secs => ${token.lifetimeMs / 1000}), ${token.clientIp}, ${token.userAgent})
-    returning expire_time`);
+/** Writes both tokens in one statement; answers the expiry of each kind. */
+export async function insertSessionTokens(db: CommonQueryMethods, pair: NewSessionTokens): Promise<Record<TokenKind, Date>> {
+  const values = (kind: TokenKind, token: NewToken) => sql.fragment`
+    (${sql.binary(token.hash)}, ${pair.familyId}, ${pair.principalId}, ${kind},
+     now() + make_interval(secs => ${token.lifetimeMs / 1000}), ${pair.clientIp}, ${pair.userAgent}, ${pair.pendingMfaEnrollment})`;
+  const rows = await db.many(sql.type(expiryRow)`
+    insert into session_token (token_hash, family_id, principal_id, kind, expire_time, client_ip, user_agent, pending_mfa_enrollment)
+    values ${values("ACCESS", pair.access)}, ${values("REFRESH", pair.refresh)}
+    returning kind, expire_time`);
+  const expiry = (kind: TokenKind) => rows.find((row) => row.kind === kind)!.expire_time;
+  return { ACCESS: expiry("ACCESS"), REFRESH: expiry("REFRESH") };
 }
 
 /** The token, its family's latest use and its principal; `forUpdate` locks it (refresh rotation). */
 export async function findSessionToken(db: CommonQueryMethods, hash: Buffer, forUpdate = false): Promise<SessionTokenRow | undefined> {
   const row = await db.maybeOne(sql.type(tokenRow)`
-    select t.family_id, t.principal_id, t.kind, t.expire_time, t.spent_time, t.revoked_time,
+    select t.family_id, t.principal_id, t.kind, t.expire_time, t.spent_time, t.revoked_time, t.pending_mfa_enrollment,
            (select max(f.last_used_time) from session_token f where f.family_id = t.family_id) as family_last_used_time,
            p.login_id, p.state as principal_state, p.require_reset_password, p.password_change_time
     from session_token t join principal p on p.id = t.principal_id
@@ -72,6 +87,12 @@ export async function touchSessionToken(db: CommonQueryMethods, hash: Buffer): P
 
 export async function spendSessionToken(db: CommonQueryMethods, hash: Buffer): Promise<void> {
   await db.query(sql.unsafe`update session_token set spent_time = now() where token_hash = ${sql.binary(hash)}`);
+}
+
+/** Lifts the enrolment limit of every session of the principal. */
+export async function clearPendingMfaEnrollment(db: CommonQueryMethods, principalId: number): Promise<void> {
+  await db.query(sql.unsafe`
+    update session_token set pending_mfa_enrollment = false where principal_id = ${principalId} and pending_mfa_enrollment`);
 }
 
 export async function revokeFamily(db: CommonQueryMethods, familyId: string): Promise<void> {

@@ -6,10 +6,10 @@ import { withTransaction, type Db } from "../platform/db.ts";
 import { unauthenticated } from "../platform/errors.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
 import { passwordChangeDue } from "../user/password-rotation.ts";
-import { userName, type Principal } from "./principal.ts";
+import { userName, type Principal, type Restriction } from "./principal.ts";
 import {
   findSessionToken,
-  insertSessionToken,
+  insertSessionTokens,
   revokeFamily,
   spendSessionToken,
   touchSessionToken,
@@ -39,6 +39,14 @@ export interface IssuedSession {
   accessExpireTime: Date;
   refreshToken: string;
   refreshExpireTime: Date;
+  /** The session is limited to enrolling a second factor until that is done (contract §5.1). */
+  pendingMfaEnrollment: boolean;
+}
+
+export interface SessionFamily {
+  /** The family a refresh continues; a new one by default. */
+  familyId?: string;
+  pendingMfaEnrollment?: boolean;
 }
 
 export async function issueSession(
@@ -46,14 +54,19 @@ export async function issueSession(
   principalId: number,
   policy: SessionPolicy,
   client: ClientFacts,
-  familyId: string = randomUUID(),
+  { familyId = randomUUID(), pendingMfaEnrollment = false }: SessionFamily = {},
 ): Promise<IssuedSession> {
   const accessToken = newToken("ACCESS");
   const refreshToken = newToken("REFRESH");
-  const common = { familyId, principalId, ...client };
-  const accessExpireTime = await insertSessionToken(db, { ...common, hash: tokenHash(accessToken), kind: "ACCESS", lifetimeMs: policy.accessTokenDurationMs });
-  const refreshExpireTime = await insertSessionToken(db, { ...common, hash: tokenHash(refreshToken), kind: "REFRESH", lifetimeMs: policy.refreshTokenDurationMs });
-  return { familyId, principalId, accessToken, accessExpireTime, refreshToken, refreshExpireTime };
+  const expiry = await insertSessionTokens(db, {
+    familyId,
+    principalId,
+    pendingMfaEnrollment,
+    ...client,
+    access: { hash: tokenHash(accessToken), lifetimeMs: policy.accessTokenDurationMs },
+    refresh: { hash: tokenHash(refreshToken), lifetimeMs: policy.refreshTokenDurationMs },
+  });
+  return { familyId, principalId, accessToken, accessExpireTime: expiry.ACCESS, refreshToken, refreshExpireTime: expiry.REFRESH, pendingMfaEnrollment };
 }
 
 /** The principal of a live access token, or undefined for an unknown, expired, revoked or idle one. */
@@ -68,8 +81,13 @@ export async function authenticateAccessToken(db: CommonQueryMethods, token: str
     id: row.principalId,
     loginId: row.principal.loginId,
     sessionFamilyId: row.familyId,
-    pendingPasswordReset: passwordChangeDue(row.principal, policy.passwordRotationMs),
+    restriction: restrictionOf(row, policy),
   };
+}
+
+function restrictionOf(row: SessionTokenRow, policy: SessionPolicy): Restriction | undefined {
+  if (passwordChangeDue(row.principal, policy.passwordRotationMs)) return "password_change";
+  return row.pendingMfaEnrollment ? "mfa_enrollment" : undefined;
 }
 
 /**
@@ -88,7 +106,7 @@ export async function refreshSession(db: Db, token: string, policy: SessionPolic
     }
     if (!isLive(row, policy)) return "invalid";
     await spendSessionToken(tx, hash);
-    return issueSession(tx, row.principalId, policy, client, row.familyId);
+    return issueSession(tx, row.principalId, policy, client, { familyId: row.familyId, pendingMfaEnrollment: row.pendingMfaEnrollment });
   });
   if (outcome === "reused") throw unauthenticated("the refresh token was already used; the session is revoked");
   if (outcome === "invalid") throw unauthenticated("the refresh token is invalid, expired or revoked");

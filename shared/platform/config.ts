@@ -17,6 +17,8 @@ export interface Config {
   debug: boolean;
   trustedProxies: string[];
   maxBodyBytes: number;
+  /** Requests per minute one signed-in principal may make to each replica (0 = no limit; contract §15.6). */
+  rateLimitPerUser: number;
   secretKeyFile: string | undefined;
   /** The key for secrets at rest itself, base64 (SVC_SECRET_KEY; the file wins). */
   secretKey: string | undefined;
@@ -42,6 +44,7 @@ const flags = {
   debug: "boolean",
   "trusted-proxies": "string",
   "max-body-bytes": "string",
+  "rate-limit-per-user": "string",
   "secret-key-file": "string",
 } as const satisfies Record<string, FlagKind>;
 
@@ -50,6 +53,7 @@ type Env = Record<string, string | undefined>;
 
 const DEFAULT_TRUSTED_PROXIES = "127.0.0.1/32,::1/128";
 const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+const DEFAULT_RATE_LIMIT_PER_USER = 600;
 
 export function loadConfig(argv: readonly string[], env: Env): Config {
   const raw = readFlags(argv, env);
@@ -70,6 +74,7 @@ export function loadConfig(argv: readonly string[], env: Env): Config {
     debug: bool("debug"),
     trustedProxies: parseTrustedProxies(text("trusted-proxies") ?? DEFAULT_TRUSTED_PROXIES),
     maxBodyBytes: parseByteSize("--max-body-bytes", text("max-body-bytes")) ?? DEFAULT_MAX_BODY_BYTES,
+    rateLimitPerUser: parseCount("--rate-limit-per-user", text("rate-limit-per-user")) ?? DEFAULT_RATE_LIMIT_PER_USER,
     secretKeyFile: text("secret-key-file") ? resolve(text("secret-key-file")!) : undefined,
     secretKey: env.SVC_SECRET_KEY || undefined,
     threadPoolSize: Number(env.UV_THREADPOOL_SIZE) || 4,
@@ -175,6 +180,15 @@ export function trustedProxyList(cidrs: readonly string[]): BlockList {
     else list.addSubnet(address, Number(prefix), type);
   }
   return list;
+}
+
+function parseCount(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value.trim());
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count)) {
+    throw new ConfigError(`${flag}: expected a whole number (0 turns it off), got "${value}"`);
+  }
+  return count;
 }
 
 const SIZE_UNITS: Record<string, number> = { "": 1, b: 1, kib: 1024, kb: 1000, mib: 1024 ** 2, mb: 1000 ** 2 };

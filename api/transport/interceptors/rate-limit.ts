@@ -1,0 +1,24 @@
+// Per-principal rate limit hook (contract §15.6): after authentication, every
+// call made with a credential counts toward its principal's per-minute limit
+// in this process, whatever the API form. Calls without a credential are not
+// counted here, and neither is the sign-in family, which has its own limit
+// per client IP in the store (§4.5). A refusal writes nothing to the store.
+import type { DescMethod } from "@bufbuild/protobuf";
+import type { Interceptor } from "@connectrpc/connect";
+import { PrincipalRateLimiter } from "../../../shared/auth/principal-rate-limit.ts";
+import { AuthService } from "../../../shared/gen/svc/v1/auth_service_pb.js";
+import { kPrincipal } from "./authn.ts";
+
+/** The RPCs limited per client IP by LOGIN_RATE_LIMIT instead. */
+const LOGIN_FAMILY: ReadonlySet<DescMethod> = new Set([AuthService.method.login]);
+
+/** `perMinute`: requests per minute per principal; 0 turns the limit off. */
+export function createRateLimitInterceptor(perMinute: number): Interceptor {
+  if (perMinute === 0) return (next) => next;
+  const limiter = new PrincipalRateLimiter(perMinute);
+  return (next) => async (req) => {
+    const principal = req.contextValues.get(kPrincipal);
+    if (principal && !LOGIN_FAMILY.has(req.method)) limiter.take(principal.name);
+    return next(req);
+  };
+}

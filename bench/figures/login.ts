@@ -1,0 +1,164 @@
+// Password sign-in (POST /v1/auth/login) of the real server against raw
+// argon2 verification of the same stored hash, in one run (target ≥ 0.9×):
+// what the sign-in path costs besides argon2 — rate-limit counter, lockout
+// row, user lookup, session and audit inserts, HTTP and JSON.
+//   - A user with a known password is inserted into the bench database (no
+//     password change pending), so that every sign-in succeeds with 200; any
+//     other answer counts as a failure and is reported.
+//   - The per-IP sign-in limit (60 per minute, contract §4.5) would refuse
+//     almost every request: the load generator connects from 127.0.0.1, a
+//     trusted proxy by default (§4.6), and sends a new X-Forwarded-For address
+//     with each request, so each one counts for a different client.
+//   - The baseline is a bare child process (bench/argon2-verify.ts) pinned to
+//     the same core, with the same libuv thread-pool size (UV_THREADPOOL_SIZE,
+//     which the server's config reads) and as many verifications in flight as
+//     the load has connections; it runs before and after the sign-ins and the
+//     two runs are averaged.
+//   - A second row compares the same per CPU second that the server and the
+//     baseline process used, which other work on the machine disturbs less.
+import { setTimeout } from "node:timers/promises";
+import { runChildScript, startChildServer, type ChildServer } from "../harness/child-server.ts";
+import { stderrLogger } from "../harness/database.ts";
+import { http1Load, type Http1Target } from "../harness/http1-load.ts";
+import { describeLoad, meanLoad, type LoadResult } from "../harness/load-result.ts";
+import { note, ratioOf, type BenchContext, type Figure, type Row } from "../harness/types.ts";
+import { loadConfig } from "../../shared/platform/config.ts";
+import { createDb } from "../../shared/platform/db.ts";
+import { makeUser } from "../../test/helpers/users.ts";
+
+const LOGIN_ID = "bench-login";
+const PASSWORD = "Bench-Login-Pass-9";
+const TARGET = 0.9;
+
+let addressCounter = 0;
+/** A new client address per request: 10.0.0.1, 10.0.0.2, … (16 million before one repeats). */
+function nextClientAddress(): string {
+  const n = ++addressCounter;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+const LOGIN_BODY = JSON.stringify({ loginId: LOGIN_ID, password: PASSWORD });
+
+const loginTarget = (port: number): Http1Target => ({
+  url: `http://127.0.0.1:${port}/v1/auth/login`,
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: LOGIN_BODY,
+  perRequestHeaders: () => ({ "x-forwarded-for": nextClientAddress() }),
+});
+
+export const loginFigure: Figure = {
+  name: "login",
+  description: "password sign-in over REST vs raw argon2.verify of the same hash, same core, thread pool and concurrency",
+  async run(context: BenchContext): Promise<Row[]> {
+    const threadPool = String(loadConfig([], { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE }).threadPoolSize);
+    const hash = await createBenchUser(context.databaseUrl);
+    note(`user ${LOGIN_ID} created; libuv thread pool ${threadPool} in the server and the baseline`);
+    const baseline = () =>
+      runChildScript<LoadResult>(
+        "argon2-verify.ts",
+        {
+          BENCH_HASH: hash,
+          BENCH_PASSWORD: PASSWORD,
+          BENCH_CONCURRENCY: String(context.connections),
+          BENCH_WARMUP_S: String(context.warmupS),
+          BENCH_DURATION_S: String(context.durationS),
+          UV_THREADPOOL_SIZE: threadPool,
+        },
+        context.cpuProfDir,
+      );
+
+    note("measuring argon2.verify alone");
+    const before = await baseline();
+    note(describeLoad("argon2.verify", before));
+    let server: ChildServer | undefined;
+    let logins: LoadResult;
+    try {
+      server = await startChildServer("server-process.ts", { BENCH_PG_URL: context.databaseUrl, UV_THREADPOOL_SIZE: threadPool }, context.cpuProfDir);
+      await checkLogin(server.port);
+      note("measuring sign-in");
+      logins = await http1Load(loginTarget(server.port), { ...context, serverPid: server.pid });
+      note(describeLoad("sign-in", logins));
+      // The sign-ins still queued when the load stopped finish before the server does (their clients are gone).
+      await setTimeout((context.connections / Math.max(1, logins.rps) + 1) * 1000);
+    } finally {
+      await server?.stop();
+    }
+    note("measuring argon2.verify alone, again");
+    const after = await baseline();
+    note(describeLoad("argon2.verify, again", after));
+
+    const verify = meanLoad(before, after);
+    const remarks = [
+      "baseline: raw argon2.verify/s",
+      verify.drift > 0.1 ? `baseline runs differ by ${Math.round(verify.drift * 100)}%` : undefined,
+      logins.failed ? `${logins.failed} sign-ins FAILED (not 200)` : undefined,
+      verify.failed ? `${verify.failed} verifications failed` : undefined,
+    ];
+    return [
+      {
+        name: "login.rest",
+        value: round1(logins.rps),
+        unit: "logins/s",
+        baseline: round1(verify.rps),
+        ratio: ratioOf(logins.rps, verify.rps),
+        detail: {
+          p50Ms: logins.p50Ms,
+          p99Ms: logins.p99Ms,
+          baselineP50Ms: verify.p50Ms,
+          baselineP99Ms: verify.p99Ms,
+          target: TARGET,
+          serverCpu: logins.serverCpu,
+          generatorCpu: logins.generatorCpu,
+          note: remarks.filter(Boolean).join("; "),
+        },
+      },
+      perCoreRow(logins, before, after),
+    ];
+  },
+};
+
+/**
+ * The same comparison per CPU second the server and the baseline used: on a
+ * machine where other work takes a share of the server core, this ratio
+ * still shows what a sign-in costs besides its verification.
+ */
+function perCoreRow(logins: LoadResult, before: LoadResult, after: LoadResult): Row {
+  const perCore = (r: LoadResult) => (r.serverCpu ? r.rps / r.serverCpu : 0);
+  const baseline = (perCore(before) + perCore(after)) / 2;
+  const value = perCore(logins);
+  return {
+    name: "login.rest_per_core",
+    value: round1(value),
+    unit: "logins/core-s",
+    baseline: round1(baseline),
+    ratio: ratioOf(value, baseline),
+    detail: { target: TARGET, serverCpu: logins.serverCpu, note: "per CPU second of the server / of the argon2.verify process" },
+  };
+}
+
+/** Inserts the bench user with the server's hash parameters; answers its stored hash. */
+async function createBenchUser(databaseUrl: string): Promise<string> {
+  const db = await createDb(databaseUrl, stderrLogger(), { maxPoolSize: 1 });
+  try {
+    const user = await makeUser(db, LOGIN_ID, PASSWORD);
+    if (!user.passwordHash) throw new Error("the bench user has no password hash");
+    return user.passwordHash;
+  } finally {
+    await db.end();
+  }
+}
+
+/** One sign-in before the load: anything but a 200 with a token and no pending password change stops the figure. */
+async function checkLogin(port: number): Promise<void> {
+  const t = loginTarget(port);
+  const res = await fetch(t.url, { method: t.method, headers: { ...t.headers, ...t.perRequestHeaders!() }, body: LOGIN_BODY });
+  const body = (await res.json()) as { accessToken?: string; requireResetPassword?: boolean };
+  if (res.status !== 200 || !body.accessToken || body.requireResetPassword) {
+    throw new Error(`sign-in: unexpected answer (HTTP ${res.status}): ${JSON.stringify(body)}`);
+  }
+}
+
+function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}
