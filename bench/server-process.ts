@@ -14,7 +14,9 @@ if (!url) throw new Error("BENCH_PG_URL is required");
 
 // As in production with --enable-json-logging, but on stderr: stdout carries the port.
 const logger = createLogger({ json: true, debug: false, destination: pino.destination({ dest: 2, sync: false }) });
-const config = loadConfig(["--port", "0"], { PG_URL: url, SVC_SECRET_KEY: process.env.SVC_SECRET_KEY });
+// BENCH_SERVER_FLAGS: further command-line flags a figure needs (space-separated).
+const flags = (process.env.BENCH_SERVER_FLAGS ?? "").split(" ").filter(Boolean);
+const config = loadConfig(["--port", "0", ...flags], { PG_URL: url, SVC_SECRET_KEY: process.env.SVC_SECRET_KEY });
 const closers: (() => Promise<void>)[] = [];
 const resources = await openResources({ config, logger, onStop: (close) => void closers.push(close) });
 const app = await buildApp({ ...resources, config, logger, isLeader: () => false });

@@ -1,12 +1,21 @@
 // The OpenAPI description of one REST binding, as a Fastify route schema
 // for @fastify/swagger: path and query parameters, body and responses.
-import type { DescMessage } from "@bufbuild/protobuf";
+import { getOption, type DescMessage } from "@bufbuild/protobuf";
 import type { FastifySchema } from "fastify";
 import type { RestBinding } from "../transport/rest/bindings.ts";
+import { FORM_CONTENT_TYPE } from "../transport/rest/form-body.ts";
 import type { PathVariable } from "../transport/rest/path-template.ts";
+import { accept_form_body } from "../../shared/gen/svc/v1/annotation_pb.js";
 import { ERROR_SCHEMA_NAME } from "./error-schema.ts";
 import { querystringSchema } from "./query-params.ts";
 import { componentRef, fieldTypeSchema, messageReference, type JsonSchema } from "./schemas.ts";
+
+/** A download's body is the file itself (api/transport/rest/download.ts). */
+const DOWNLOAD_RESPONSE = {
+  description: "The file, streamed; Content-Type names its media type (e.g. text/csv).",
+  headers: { "content-disposition": { type: "string", description: "attachment; filename=\"…\"" } },
+  content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+};
 
 /** One route schema per binding; a method's additional bindings get numbered operation ids. */
 export function operationSchemas(bindings: readonly RestBinding[]): Map<RestBinding, FastifySchema> {
@@ -26,7 +35,7 @@ export function operationSchema(binding: RestBinding, operationId: string): Fast
     operationId,
     tags: [binding.service.name],
     response: {
-      200: { ...successSchema(binding), description: "OK" },
+      200: binding.kind === "download" ? DOWNLOAD_RESPONSE : { ...successSchema(binding), description: "OK" },
       default: { ...componentRef(ERROR_SCHEMA_NAME), description: "The error, in the Connect JSON shape." },
     },
   };
@@ -36,7 +45,8 @@ export function operationSchema(binding: RestBinding, operationId: string): Fast
   const querystring = querystringSchema(binding);
   if (querystring) schema.querystring = querystring;
   const body = requestBodySchema(binding);
-  if (body) schema.body = body;
+  // A method taking browser form posts documents both encodings (accept_form_body).
+  if (body) schema.body = getOption(binding.method, accept_form_body) ? { content: { "application/json": { schema: body }, [FORM_CONTENT_TYPE]: { schema: body } } } : body;
   return schema;
 }
 

@@ -2,7 +2,7 @@
 // read once per method: getOption decodes option bytes on every call.
 import type { DescMethod } from "@bufbuild/protobuf";
 import { getOption, hasOption } from "@bufbuild/protobuf";
-import { allow_with_pending_reset, allow_without_credential, audit, auth, AuthMethod, permission } from "../../shared/gen/svc/v1/annotation_pb.js";
+import { accept_form_body, allow_with_pending_reset, allow_without_credential, audit, auth, AuthMethod, permission } from "../../shared/gen/svc/v1/annotation_pb.js";
 
 export type Access =
   | { kind: "public" }
@@ -16,6 +16,8 @@ export interface MethodOptions {
   auditAction: string | undefined;
   /** Open to a principal that must first change its password (contract §1.3). */
   allowWithPendingReset: boolean;
+  /** REST also accepts a form-encoded body (a browser's form post). */
+  acceptFormBody: boolean;
 }
 
 const cache = new WeakMap<DescMethod, MethodOptions>();
@@ -31,6 +33,7 @@ export function methodOptions(method: DescMethod): MethodOptions {
       access: accessOf(method),
       auditAction: getOption(method, audit) || undefined,
       allowWithPendingReset: getOption(method, allow_with_pending_reset),
+      acceptFormBody: getOption(method, accept_form_body),
     };
     cache.set(method, options);
   }

@@ -1,5 +1,5 @@
 // A service definition and its implementation, as registered with the server.
-import type { DescMethod, DescMethodUnary, DescService } from "@bufbuild/protobuf";
+import type { DescMethod, DescMethodServerStreaming, DescMethodUnary, DescService } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
 
 export interface ServiceRegistration<S extends DescService = DescService> {
@@ -13,4 +13,8 @@ export function registration<S extends DescService>(service: S, impl: Partial<Se
 
 export function isUnary(method: DescMethod): method is DescMethodUnary {
   return method.methodKind === "unary";
+}
+
+export function isServerStreaming(method: DescMethod): method is DescMethodServerStreaming {
+  return method.methodKind === "server_streaming";
 }

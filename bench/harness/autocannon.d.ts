@@ -6,9 +6,13 @@ declare module "autocannon" {
     headers?: Record<string, string>;
     body?: string | Buffer;
     connections?: number;
+    /** Requests sent in turn; a setupRequest rebuilds its request before every send. */
+    requests?: { setupRequest?: SetupRequest }[];
     duration?: number;
     timeout?: number;
   }
+  /** Called before each send with the request about to be built; returns the request to send. */
+  export type SetupRequest = (request: { headers: Record<string, string> } & Record<string, unknown>) => { headers: Record<string, string> } & Record<string, unknown>;
   interface Histogram {
     average: number;
     p50: number;

@@ -11,7 +11,7 @@ export interface BenchDatabase {
 }
 
 /** Warnings and errors of the platform code, on stderr. */
-function stderrLogger(): Logger {
+export function stderrLogger(): Logger {
   return pino({ level: "warn" }, pino.destination({ dest: 2, sync: true }));
 }
 

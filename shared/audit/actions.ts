@@ -13,6 +13,8 @@ export const AuditAction = {
   userUnlock: "bb.user.unlock",
   roleAssign: "bb.role.assign",
   roleRevoke: "bb.role.revoke",
+  /** A user created by its first sign-in through an identity provider. */
+  userCreate: "bb.users.create",
 } as const;
 
 export type Severity = "INFO" | "WARNING" | "ERROR" | "CRITICAL";

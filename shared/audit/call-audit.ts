@@ -9,9 +9,8 @@ import type { AuditEntry } from "./audit.ts";
 /** A further record written with the call's own, e.g. bb.user.lock. */
 export type ExtraAuditEntry = Pick<AuditEntry, "action" | "severity" | "resource" | "detail"> & { actor?: string };
 
-export interface CallAudit {
-  /** The call's transaction: the change and its record commit together. */
-  tx: Tx;
+/** What the code serving a call states about it for its record. */
+export interface AuditFacts {
   /** The action recorded; the RPC's `audit` option unless domain code names a variant. */
   action: string;
   /** Overrides the caller as actor (e.g. the attempted login id of a failed sign-in). */
@@ -20,6 +19,11 @@ export interface CallAudit {
   /** Overrides the resource read from the request. */
   resource?: string;
   detail: Record<string, unknown>;
+}
+
+export interface CallAudit extends AuditFacts {
+  /** The call's transaction: the change and its record commit together. */
+  tx: Tx;
   /**
    * Keep what the call changed, and its record, although the call fails
    * (a counted failed sign-in). Otherwise a failure rolls everything back
@@ -27,6 +31,15 @@ export interface CallAudit {
    */
   keepChangesOnError: boolean;
   extra: ExtraAuditEntry[];
+}
+
+/**
+ * The facts of a streamed call (an export). No transaction is held while it
+ * streams: its record is written on its own when the stream ends, with the
+ * detail (e.g. a row count) as it stands then.
+ */
+export function newStreamAudit(action: string): AuditFacts {
+  return { action, detail: {} };
 }
 
 export function newCallAudit(action: string): CallAudit {

@@ -47,6 +47,13 @@ export const transcodingService = registration(TranscodingService, {
     for (let i = 0; i < req.count; i++) yield create(ThingSchema, { name: `things/${i}` });
     if (req.count < 0) throw new DomainError("invalid_argument", "count must not be negative");
   },
+  async *downloadThings(req) {
+    for (const [i, chunk] of req.chunks.entries()) {
+      if (req.failCode && i === req.failAfter) throw new DomainError(req.failCode as ErrorCode, `asked to fail after ${i} chunks`);
+      yield i === 0 ? { content: Buffer.from(chunk), contentType: req.contentType, filename: req.filename } : { content: Buffer.from(chunk) };
+    }
+    if (req.failCode && req.failAfter >= req.chunks.length) throw new DomainError(req.failCode as ErrorCode, "asked to fail at the end");
+  },
 });
 
 /** Inserts into thing_change (which the test creates) on the call's transaction. */

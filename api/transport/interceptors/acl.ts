@@ -1,10 +1,11 @@
 // Permission check from the RPC's `permission` option (contract §0.2, §1.3).
-import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, type Interceptor, type StreamRequest, type UnaryRequest } from "@connectrpc/connect";
 import { permissionRequired } from "../../../shared/iam/authorize.ts";
 import type { Tx } from "../../../shared/platform/db.ts";
-import { kAudit } from "../audit-scope.ts";
+import { kAudit, kStreamAudit } from "../audit-scope.ts";
 import { methodOptions } from "../method-options.ts";
 import { requestResource } from "../request-resource.ts";
+import { isServerStream, readServerStreamRequest } from "../stream-request.ts";
 import { kPrincipal, type Principal } from "./authn.ts";
 
 /**
@@ -25,12 +26,21 @@ export function createAclInterceptor(authorize: Authorize): Interceptor {
     if (access.kind !== "iam") return next(req);
     const principal = req.contextValues.get(kPrincipal);
     if (!principal) throw new ConnectError("sign in first: no credential was sent", Code.Unauthenticated);
-    const resourceName = req.stream ? "" : requestResource(req.method.input, req.message);
+    const { resourceName, call } = await withResourceName(req);
     const audit = req.contextValues.get(kAudit);
     const decision = await authorize(principal, access.permission, resourceName, audit?.tx);
     // A request that names no resource (workspace calls) is recorded at the scope checked.
-    if (audit && !resourceName) audit.resource ??= decision.resource;
+    const facts = audit ?? req.contextValues.get(kStreamAudit);
+    if (facts && !resourceName) facts.resource ??= decision.resource;
     if (!decision.allowed) throw permissionRequired(access.permission, decision.resource);
-    return next(req);
+    return next(call as never);
   };
+}
+
+/** The resource the request names; a server-streaming request is read ahead for it. */
+async function withResourceName(req: UnaryRequest | StreamRequest): Promise<{ resourceName: string; call: UnaryRequest | StreamRequest }> {
+  if (!req.stream) return { resourceName: requestResource(req.method.input, req.message), call: req };
+  if (!isServerStream(req)) return { resourceName: "", call: req };
+  const { message, req: call } = await readServerStreamRequest(req);
+  return { resourceName: message ? requestResource(req.method.input, message) : "", call };
 }

@@ -2,19 +2,19 @@
 // its audit record (contract §8.1). A failed call rolls its change back and
 // leaves a record of the refusal, unless the handler kept its changes (a
 // counted failed sign-in). Records reach the stdout mirror after commit.
-import { Code, ConnectError, type Interceptor, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
-import { ANONYMOUS_ACTOR } from "../../../shared/audit/actions.ts";
-import { recordAudit, type AuditEntry, type AuditRecord } from "../../../shared/audit/audit.ts";
+// Server-streaming calls (exports) are recorded when their stream ends
+// (audit-stream.ts).
+import { Code, type ConnectError, type Interceptor, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
+import { recordAudit, type AuditRecord } from "../../../shared/audit/audit.ts";
 import type { AuditPublisher } from "../../../shared/audit/stdout-mirror.ts";
 import { withTransaction, type Db, type Tx } from "../../../shared/platform/db.ts";
 import { newCallAudit, type CallAudit } from "../../../shared/audit/call-audit.ts";
 import { kAudit } from "../audit-scope.ts";
-import { toConnectError } from "../connect-error.ts";
 import { requestFacts } from "../context.ts";
 import { methodOptions } from "../method-options.ts";
-import { redactedJson } from "../redact.ts";
-import { kPrincipal } from "./authn.ts";
-import { requestResource } from "../request-resource.ts";
+import { isServerStream } from "../stream-request.ts";
+import { auditEntry, connectErrorOf } from "./audit-entry.ts";
+import { auditServerStream } from "./audit-stream.ts";
 
 export interface AuditDeps {
   db: Db;
@@ -26,8 +26,9 @@ type Outcome = { response: UnaryResponse } | { error: ConnectError };
 export function createAuditInterceptor(deps: AuditDeps): Interceptor {
   return (next) => async (req) => {
     const action = methodOptions(req.method).auditAction;
-    // Streaming calls (exports) write their own record when they finish.
-    if (!action || req.stream) return next(req);
+    if (!action) return next(req);
+    if (isServerStream(req)) return auditServerStream(deps, action, req, next);
+    if (req.stream) return next(req); // client and bidi streams declare no audit action
     const scope = newCallAudit(action);
     req.contextValues.set(kAudit, scope);
     let records: AuditRecord[] = [];
@@ -72,38 +73,9 @@ async function recordRefusal(db: Db, scope: CallAudit, req: UnaryRequest, error:
 }
 
 async function writeRecords(tx: Tx, scope: CallAudit, req: UnaryRequest, outcome: Outcome): Promise<AuditRecord[]> {
-  const base = callFacts(scope, req, outcome);
+  const end = "error" in outcome ? { error: outcome.error } : { response: outcome.response.message };
+  const base = auditEntry(scope, req, req.message, end);
   const records = [await recordAudit(tx, base)];
   for (const extra of scope.extra) records.push(await recordAudit(tx, { ...base, request: "", response: "", detail: {}, ...extra }));
   return records;
-}
-
-function callFacts(scope: CallAudit, req: UnaryRequest, outcome: Outcome): AuditEntry {
-  const facts = requestFacts(req.contextValues);
-  const error = "error" in outcome ? outcome.error : undefined;
-  return {
-    actor: scope.actor ?? req.contextValues.get(kPrincipal)?.name ?? ANONYMOUS_ACTOR,
-    action: scope.action,
-    severity: scope.severity ?? (error?.code === Code.Internal ? "ERROR" : "INFO"),
-    resource: scope.resource ?? requestResource(req.method.input, req.message),
-    actorIp: facts.clientIp,
-    userAgent: facts.userAgent,
-    method: `/${req.service.typeName}/${req.method.name}`,
-    statusCode: error ? codeName(error.code) : "ok",
-    statusMessage: error?.rawMessage ?? "",
-    latencyUs: (performance.now() - facts.startedAt) * 1000,
-    correlationId: facts.correlationId,
-    request: redactedJson(req.method.input, req.message),
-    response: "response" in outcome ? redactedJson(req.method.output, outcome.response.message) : "",
-    detail: scope.detail,
-  };
-}
-
-function connectErrorOf(thrown: unknown, req: UnaryRequest): ConnectError {
-  return toConnectError(thrown, requestFacts(req.contextValues).correlationId).error;
-}
-
-/** Connect's wire name of a code, e.g. permission_denied. */
-function codeName(code: Code): string {
-  return Code[code].replace(/(?<=[a-z])(?=[A-Z])/g, "_").toLowerCase();
 }

@@ -1,15 +1,16 @@
-// The REST bindings of every served method, from its google.api.http option.
-import { getOption, hasOption, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
+// The REST bindings of every served method, from its google.api.http option:
+// unary methods, and server-streaming downloads.
+import { getOption, hasOption, type DescMethod, type DescMethodServerStreaming, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
 import { http } from "../../../shared/gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../../../shared/gen/google/api/http_pb.js";
 import { compileTemplate, type CompiledTemplate } from "./path-template.ts";
-import { isUnary } from "../services.ts";
+import { isServerStreaming, isUnary } from "../services.ts";
+import { checkDownload } from "./download.ts";
 
 export type HttpVerb = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-export interface RestBinding {
+interface RestBindingBase {
   service: DescService;
-  method: DescMethodUnary;
   verb: HttpVerb;
   /** The template as written in the proto. */
   template: string;
@@ -19,11 +20,19 @@ export interface RestBinding {
   responseBody: string;
 }
 
+/**
+ * A unary method answers JSON; a server-streaming method is a download whose
+ * response body is the file its messages carry (download.ts).
+ */
+export type RestBinding =
+  | (RestBindingBase & { kind: "unary"; method: DescMethodUnary })
+  | (RestBindingBase & { kind: "download"; method: DescMethodServerStreaming });
+
 export function restBindings(services: readonly DescService[]): RestBinding[] {
   const bindings: RestBinding[] = [];
   for (const service of services) {
     for (const method of service.methods) {
-      if (!isUnary(method) || !hasOption(method, http)) continue;
+      if (!hasOption(method, http)) continue;
       const rule = getOption(method, http);
       for (const one of [rule, ...rule.additionalBindings]) bindings.push(binding(service, method, one));
     }
@@ -31,17 +40,16 @@ export function restBindings(services: readonly DescService[]): RestBinding[] {
   return bindings;
 }
 
-function binding(service: DescService, method: DescMethodUnary, rule: HttpRule): RestBinding {
-  const { verb, template } = verbAndTemplate(rule, `${service.typeName}.${method.name}`);
-  return {
-    service,
-    method,
-    verb,
-    template,
-    compiled: compileTemplate(template),
-    bodyField: rule.body,
-    responseBody: rule.responseBody,
-  };
+function binding(service: DescService, method: DescMethod, rule: HttpRule): RestBinding {
+  const rpc = `${service.typeName}.${method.name}`;
+  const { verb, template } = verbAndTemplate(rule, rpc);
+  const base = { service, verb, template, compiled: compileTemplate(template), bodyField: rule.body, responseBody: rule.responseBody };
+  if (isUnary(method)) return { ...base, kind: "unary", method };
+  if (isServerStreaming(method)) {
+    checkDownload(method);
+    return { ...base, kind: "download", method };
+  }
+  throw new Error(`${rpc}: a ${method.methodKind} method cannot have a google.api.http binding`);
 }
 
 function verbAndTemplate(rule: HttpRule, rpc: string): { verb: HttpVerb; template: string } {

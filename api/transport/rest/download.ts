@@ -1,0 +1,83 @@
+// REST downloads (docs/architecture.md, "Streamed downloads"): a
+// server-streaming method with a google.api.http binding is a download. Its
+// response messages carry `bytes content` and, on the first message,
+// `string content_type` and `string filename`. Over REST the response body is
+// the concatenated content, streamed with backpressure; the first message sets
+// Content-Type and Content-Disposition. An error before the first message is
+// the usual JSON error reply; an error after it aborts the connection, so the
+// client never takes a cut-off file for a whole one.
+import { Readable } from "node:stream";
+import { ScalarType, type DescMethodServerStreaming, type Message } from "@bufbuild/protobuf";
+import type { StreamResponse } from "@connectrpc/connect";
+import type { FastifyReply } from "fastify";
+
+interface DownloadMessage {
+  content: Uint8Array;
+  contentType?: string;
+  filename?: string;
+}
+
+const FIELDS = [
+  { name: "content", scalar: ScalarType.BYTES, required: true },
+  { name: "content_type", scalar: ScalarType.STRING, required: false },
+  { name: "filename", scalar: ScalarType.STRING, required: false },
+];
+
+/** Start-up check of the message convention; a mismatch is a definition error. */
+export function checkDownload(method: DescMethodServerStreaming): void {
+  for (const expected of FIELDS) {
+    const field = method.output.fields.find((f) => f.name === expected.name);
+    const fits = field ? field.fieldKind === "scalar" && field.scalar === expected.scalar : !expected.required;
+    if (!fits) {
+      throw new Error(
+        `${method.parent.typeName}.${method.name} is a REST download: its response ${method.output.typeName} needs ` +
+          `"bytes content" and may have "string content_type" and "string filename"`,
+      );
+    }
+  }
+}
+
+export interface Download {
+  header: Headers;
+  contentType: string;
+  filename: string;
+  body: Readable;
+}
+
+/** Waits for the first message, so that an early failure can still be a JSON error. */
+export async function startDownload(res: StreamResponse): Promise<Download> {
+  const messages = res.message[Symbol.asyncIterator]() as AsyncIterator<Message & DownloadMessage>;
+  const first = await messages.next();
+  const head = first.done ? undefined : first.value;
+  return {
+    header: res.header,
+    contentType: head?.contentType || "application/octet-stream",
+    filename: head?.filename ?? "",
+    body: Readable.from(contents(head, messages), { objectMode: false }),
+  };
+}
+
+export function sendDownload(reply: FastifyReply, download: Download): FastifyReply {
+  download.header.forEach((value, key) => reply.header(key, value));
+  reply.header("content-type", download.contentType);
+  if (download.filename) reply.header("content-disposition", `attachment; filename="${safeFilename(download.filename)}"`);
+  return reply.send(download.body);
+}
+
+/** The file's bytes; closing it early (the client left) closes the response stream too. */
+async function* contents(head: DownloadMessage | undefined, rest: AsyncIterator<DownloadMessage>): AsyncGenerator<Buffer> {
+  if (head === undefined) return;
+  if (head.content.byteLength > 0) yield bufferOf(head.content);
+  for await (const message of { [Symbol.asyncIterator]: () => rest }) {
+    if (message.content.byteLength > 0) yield bufferOf(message.content);
+  }
+}
+
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** A file name that is safe inside a quoted header parameter. */
+function safeFilename(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, "_");
+}

@@ -1,0 +1,81 @@
+// Data for the audit-log figure: a million audit records written straight
+// into the bench database with one INSERT … SELECT over generate_series, a
+// read-only auditor to search and export them with, and the columns and order
+// the store reads them in (for the bare baselines).
+import pg from "pg";
+import { WORKSPACE } from "../../shared/iam/authorize.ts";
+import { lockPolicy, replacePolicy } from "../../shared/iam/iam-policy.store.ts";
+import { userMember } from "../../shared/iam/members.ts";
+import { createDb, withTransaction } from "../../shared/platform/db.ts";
+import type { Logger } from "../../shared/platform/logger.ts";
+import { hashPassword } from "../../shared/user/password-hash.ts";
+import { findUserByLoginId, insertUser } from "../../shared/user/user.store.ts";
+
+export const AUDITOR = { loginId: "bench-auditor", password: "Bench-Auditor-Pass-7" };
+
+/** The columns and order of shared/audit/audit-search.store.ts. */
+export const AUDIT_COLUMNS = `id, create_time, to_char(create_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position_time,
+  actor, actor_ip, user_agent, action, method, resource, severity, status_code, status_message, latency_us, correlation_id,
+  request, response, detail`;
+export const NEWEST_FIRST = "order by create_time desc, id desc";
+
+/**
+ * Records spread over the 90 days up to now, newest first by id: 1000 users
+ * (user0 … user999) plus `system`, 45 actions, resources in 211 projects, a
+ * request and response of a few hundred bytes each.
+ */
+export async function seedAuditRecords(url: string, count: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `insert into audit_log (create_time, actor, actor_ip, user_agent, action, method, resource, severity, status_code,
+                              status_message, latency_us, correlation_id, request, response, detail)
+       select now() - (g * (interval '90 days' / $1::int)),
+              case when g % 50 = 0 then 'system' else 'users/user' || (g % 1000) end,
+              '10.0.' || (g % 256) || '.' || (g % 251),
+              'Mozilla/5.0 (X11; Linux x86_64) bench/' || (g % 7),
+              'bb.' || (array['issues','plans','rollouts','databases','instances','projects','users','settings','roles'])[1 + g % 9]
+                    || '.' || (array['create','update','delete','approve','get'])[1 + (g / 9) % 5],
+              '/svc.v1.Service' || (g % 9) || '/Method' || ((g / 9) % 5),
+              'projects/p' || (g % 211) || '/issues/' || (g % 4999),
+              case when g % 97 = 0 then 'WARNING' when g % 991 = 0 then 'ERROR' else 'INFO' end,
+              case when g % 13 = 0 then 'permission_denied' else 'ok' end,
+              case when g % 13 = 0 then 'permission bb.issues.update required on projects/p' || (g % 211) else '' end,
+              500 + g % 20000,
+              md5(g::text),
+              '{"name":"projects/p' || (g % 211) || '/issues/' || (g % 4999) || '","title":"Change ' || g || '","description":"'
+                || repeat('lorem ipsum ', 10) || '","password":"***"}',
+              '{"name":"projects/p' || (g % 211) || '/issues/' || (g % 4999) || '","status":"OPEN"}',
+              jsonb_build_object('index', g, 'note', 'bench')
+       from generate_series(1, $1::int) g`,
+      [count],
+    );
+    await client.query("analyze audit_log");
+  } finally {
+    await client.end();
+  }
+}
+
+/** The auditor user, bound to roles/readOnlyAuditor, through the store functions. */
+export async function createAuditor(url: string, logger: Logger): Promise<void> {
+  const db = await createDb(url, logger, { maxPoolSize: 1 });
+  try {
+    await withTransaction(db, async (tx) => {
+      if (await findUserByLoginId(tx, AUDITOR.loginId)) return;
+      await insertUser(tx, {
+        loginId: AUDITOR.loginId,
+        email: "",
+        title: "Bench auditor",
+        type: "END_USER",
+        source: "LOCAL",
+        passwordHash: await hashPassword(AUDITOR.password),
+        requireResetPassword: false,
+      });
+      const policy = await lockPolicy(tx, WORKSPACE);
+      await replacePolicy(tx, WORKSPACE, [...policy.bindings, { role: "roles/readOnlyAuditor", members: [userMember(AUDITOR.loginId)] }], "system");
+    });
+  } finally {
+    await db.end();
+  }
+}
