@@ -1,5 +1,6 @@
 // Starts the real API in-process on a loopback port, over its own cloned
 // database, with the test-only TranscodingService next to the svc.v1 services.
+import type { DescService } from "@bufbuild/protobuf";
 import { buildApp, svcServices, type AppDeps } from "../../api/app.ts";
 import type { ServiceRegistration } from "../../api/transport/services.ts";
 import { loadConfig } from "../../shared/platform/config.ts";
@@ -19,6 +20,8 @@ export interface TestApp {
   port: number;
   db: Db;
   database: TestDatabase;
+  /** The services the server answers, test-only ones included. */
+  services: DescService[];
   close(): Promise<void>;
 }
 
@@ -51,6 +54,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     port,
     db,
     database,
+    services: services.map((r) => r.service),
     async close() {
       app.beginShutdown();
       await app.fastify.close();
