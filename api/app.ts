@@ -18,8 +18,13 @@ import { registerMetrics } from "./ops/metrics.ts";
 import { createHybridServer } from "./server-factory.ts";
 import { iamAuthorize, sessionAuthenticate } from "./access.ts";
 import { actuatorService } from "./services/actuator-service.ts";
+import { auditLogService } from "./services/audit-log-service.ts";
 import { authService } from "./services/auth-service.ts";
+import { groupService } from "./services/group-service.ts";
+import { identityProviderService } from "./services/identity-provider-service.ts";
+import { roleService } from "./services/role-service.ts";
 import { userService } from "./services/user-service.ts";
+import { settingService } from "./services/setting-service.ts";
 import { workspaceService } from "./services/workspace-service.ts";
 import { registerConnect } from "./transport/connect.ts";
 import { createAclInterceptor, type Authorize } from "./transport/interceptors/acl.ts";
@@ -27,6 +32,8 @@ import { createAuditInterceptor } from "./transport/interceptors/audit.ts";
 import { createAuthnInterceptor, type Authenticate } from "./transport/interceptors/authn.ts";
 import { errorsInterceptor } from "./transport/interceptors/errors.ts";
 import { loggingInterceptor } from "./transport/interceptors/logging.ts";
+import { createRateLimitInterceptor } from "./transport/interceptors/rate-limit.ts";
+import { createServerStreamInvoker } from "./transport/invoke-server-stream.ts";
 import { createUnaryInvoker } from "./transport/invoke-unary.ts";
 import { methodOptions } from "./transport/method-options.ts";
 import { restBindings } from "./transport/rest/bindings.ts";
@@ -90,13 +97,15 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
     loggingInterceptor,
     errorsInterceptor,
     createAuthnInterceptor(deps.authenticate ?? sessionAuthenticate(deps.db, deps.settings)),
+    createRateLimitInterceptor(deps.config.rateLimitPerUser),
     createAuditInterceptor({ db: deps.db, publish: createAuditMirror(deps.settings, deps.auditStdout) }),
     createAclInterceptor(deps.authorize ?? iamAuthorize(deps.db)),
   ];
   const invoke = createUnaryInvoker(registrations, interceptors);
   const bindings = restBindings(registrations.map((r) => r.service));
   await registerOpenApi(fastify, bindings);
-  await fastify.register(async (rest) => registerRestRoutes(rest, bindings, invoke));
+  const invokeStream = createServerStreamInvoker(registrations, interceptors);
+  await fastify.register(async (rest) => registerRestRoutes(rest, bindings, { unary: invoke, serverStream: invokeStream }));
   await fastify.register(async (connect) =>
     registerConnect(connect, {
       registrations,
@@ -112,9 +121,21 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
 /** Every svc.v1 service with its implementation. */
 export function svcServices(deps: AppDeps): ServiceRegistration[] {
   return [
-    authService({ db: deps.db, sideDb: deps.sideDb, metrics: deps.metrics, settings: deps.settings, externalUrl: deps.config.externalUrl }),
-    userService({ db: deps.db, settings: deps.settings }),
+    authService({
+      db: deps.db,
+      sideDb: deps.sideDb,
+      metrics: deps.metrics,
+      settings: deps.settings,
+      secrets: deps.secrets,
+      externalUrl: deps.config.externalUrl,
+    }),
+    userService({ db: deps.db, settings: deps.settings, secrets: deps.secrets }),
     workspaceService({ db: deps.db, settings: deps.settings }),
+    settingService({ db: deps.db, settings: deps.settings, secrets: deps.secrets, externalUrl: deps.config.externalUrl }),
+    auditLogService({ db: deps.db }),
+    roleService({ db: deps.db }),
+    identityProviderService({ db: deps.db, settings: deps.settings, secrets: deps.secrets, externalUrl: deps.config.externalUrl }),
+    groupService({ db: deps.db }),
     actuatorService({
       db: deps.db,
       settings: deps.settings,

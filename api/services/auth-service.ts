@@ -1,11 +1,18 @@
-// AuthService: sign-in, token refresh and sign-out (contract §4.1–§4.3).
+// AuthService: sign-in, token refresh and sign-out (contract §4.1–§4.3);
+// single sign-on and the e-mail RPCs live in sso-handlers.ts and
+// email-auth-handlers.ts.
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { passwordLogin, refusalStatus } from "../../shared/auth/password-login.ts";
+import { emailCodeLogin } from "../../shared/auth/email-code-login.ts";
+import type { LoginResult } from "../../shared/auth/first-step.ts";
+import { refusalStatus } from "../../shared/auth/login-refusal.ts";
+import { secondFactorLogin } from "../../shared/auth/mfa-login.ts";
+import { passwordLogin } from "../../shared/auth/password-login.ts";
 import { endSession, refreshSession, sessionPolicyOf, type IssuedSession } from "../../shared/auth/sessions.ts";
 import { AuthService, LoginResponseSchema } from "../../shared/gen/svc/v1/auth_service_pb.js";
 import type { Db } from "../../shared/platform/db.ts";
 import type { Metrics } from "../../shared/platform/metrics.ts";
+import type { SecretBox } from "../../shared/secrets/secret-box.ts";
 import type { SettingReader } from "../../shared/settings/setting-cache.ts";
 import { readWorkspaceProfile, type WorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
 import { passwordChangeDue } from "../../shared/user/password-rotation.ts";
@@ -15,7 +22,9 @@ import { requestFacts } from "../transport/context.ts";
 import { cookieValue, REFRESH_COOKIE } from "../transport/cookies.ts";
 import { kPrincipal } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";
+import { emailAuthHandlers } from "./email-auth-handlers.ts";
 import { clearSessionCookies, setSessionCookies } from "./session-cookies.ts";
+import { ssoHandlers } from "./sso-handlers.ts";
 import { toUser } from "./user-convert.ts";
 
 export interface AuthDeps {
@@ -23,6 +32,8 @@ export interface AuthDeps {
   sideDb: Db;
   metrics: Metrics;
   settings: SettingReader;
+  /** Opens the sealed TOTP secrets and the SMTP password. */
+  secrets: SecretBox;
   /** The --external-url flag, which wins over the workspace profile's. */
   externalUrl: string | undefined;
 }
@@ -36,20 +47,30 @@ export function authService(deps: AuthDeps) {
       accessToken: session.accessToken,
       refreshToken: session.refreshToken,
       requireResetPassword,
+      requireMfaEnrollment: session.pendingMfaEnrollment,
       user: toUser(user),
     });
   };
 
   return registration(AuthService, {
+    ...ssoHandlers(deps),
+    ...emailAuthHandlers(deps),
     async login(req, context) {
       const profile = await profileOf();
       const audit = auditScope(context);
-      let result;
+      const client = requestFacts(context.values);
+      let result: LoginResult;
       try {
-        result = await passwordLogin(deps.sideDb, audit, profile, requestFacts(context.values), req);
+        if (req.mfaTempToken) result = { kind: "session", ...(await secondFactorLogin(deps.sideDb, audit, deps.secrets, profile, client, req)) };
+        else if (req.emailCode) result = await emailCodeLogin(deps.sideDb, audit, profile, client, req);
+        else result = await passwordLogin(deps.sideDb, audit, profile, client, req);
       } catch (error) {
         deps.metrics.authLogins.inc({ status: refusalStatus(audit) });
         throw error;
+      }
+      if (result.kind === "second factor") {
+        deps.metrics.authLogins.inc({ status: "mfa_required" });
+        return create(LoginResponseSchema, { mfaTempToken: result.mfaTempToken });
       }
       deps.metrics.authLogins.inc({ status: "success" });
       return reply(context, profile, req.web, result.session, result.user, result.requireResetPassword);

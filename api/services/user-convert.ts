@@ -5,11 +5,13 @@ import { userName, type Principal } from "../../shared/auth/principal.ts";
 import { invalidArgument } from "../../shared/platform/errors.ts";
 import { parseLoginId } from "../../shared/platform/names.ts";
 import type { UserRow } from "../../shared/user/user.store.ts";
+import { groupName } from "../../shared/group/groups.ts";
 import { State, UserSchema, UserSource, UserType, type User } from "../../shared/gen/svc/v1/user_service_pb.js";
 
 const optionalTime = (date: Date | null | undefined) => (date ? timestampFromDate(date) : undefined);
 
-export function toUser(row: UserRow, lockedUntil?: Date): User {
+/** The user as clients see it; `groupIds` are the ids of the groups it belongs to. */
+export function toUser(row: UserRow, lockedUntil?: Date, groupIds: readonly string[] = []): User {
   return create(UserSchema, {
     name: userName(row.loginId),
     loginId: row.loginId,
@@ -18,11 +20,13 @@ export function toUser(row: UserRow, lockedUntil?: Date): User {
     type: UserType[row.type],
     state: State[row.state],
     source: UserSource[row.source],
+    mfaEnabled: row.mfaEnabled,
     createTime: timestampFromDate(row.createTime),
     lastLoginTime: optionalTime(row.lastLoginTime),
     lastChangePasswordTime: optionalTime(row.passwordChangeTime),
     locked: lockedUntil !== undefined,
     lockedUntil: optionalTime(lockedUntil),
+    groups: groupIds.map(groupName),
   });
 }
 

@@ -2,6 +2,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type User, type UserService, UserType } from "../../shared/gen/svc/v1/user_service_pb.js";
+import { groupIdsOfUser, groupIdsOfUsers } from "../../shared/group/group-member.store.ts";
 import { parseFilter, type FilterFields } from "../../shared/list/filter.ts";
 import { decodePageToken, encodePageToken, pageSize } from "../../shared/list/page.ts";
 import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
@@ -33,8 +34,9 @@ export function userLifecycleMethods(deps: UserDeps): LifecycleMethods {
       const rows = await listUsers(deps.db, { terms, showDeleted: req.showDeleted, afterId: Number(afterId), limit: limit + 1 });
       const page = rows.slice(0, limit);
       const last = page.at(-1);
+      const groups = await groupIdsOfUsers(deps.db, page.map((row) => row.loginId));
       return {
-        users: page.map((row) => toUser(row)),
+        users: page.map((row) => toUser(row, undefined, groups.get(row.loginId))),
         nextPageToken: rows.length > limit && last ? encodePageToken(query, [last.id]) : "",
       };
     },
@@ -56,7 +58,9 @@ export function userLifecycleMethods(deps: UserDeps): LifecycleMethods {
       return {};
     },
     async undeleteUser(req, context) {
-      return toUser(await undeleteUser(auditScope(context).tx, loginIdOfUserName(req.name)));
+      const tx = auditScope(context).tx;
+      const user = await undeleteUser(tx, loginIdOfUserName(req.name));
+      return toUser(user, undefined, await groupIdsOfUser(tx, user.loginId));
     },
   };
 }

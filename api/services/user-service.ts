@@ -1,14 +1,17 @@
-// UserService: the caller's own user, reading users, updating them, and
-// lifting a sign-in lock (contract §5.1).
+// UserService: the caller's own user, reading users, updating them (with
+// second-factor enrolment), resetting a second factor, and lifting a sign-in
+// lock (contract §5.1).
 import { activeLock, unlock } from "../../shared/auth/lockout.ts";
-import type { Principal } from "../../shared/auth/principal.ts";
 import { UserService } from "../../shared/gen/svc/v1/user_service_pb.js";
+import { groupIdsOfUser } from "../../shared/group/group-member.store.ts";
 import { requirePermission, WORKSPACE } from "../../shared/iam/authorize.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import { notFound } from "../../shared/platform/errors.ts";
 import { parseLoginId } from "../../shared/platform/names.ts";
+import type { SecretBox } from "../../shared/secrets/secret-box.ts";
 import type { SettingReader } from "../../shared/settings/setting-cache.ts";
 import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
+import { resetMfa } from "../../shared/user/mfa-reset.ts";
 import { updateUser } from "../../shared/user/update-user.ts";
 import { findUserByLoginId } from "../../shared/user/user.store.ts";
 import type { CommonQueryMethods } from "slonik";
@@ -21,6 +24,8 @@ import { userLifecycleMethods } from "./user-service-lifecycle.ts";
 export interface UserDeps {
   db: Db;
   settings: SettingReader;
+  /** Seals and opens TOTP secrets. */
+  secrets: SecretBox;
 }
 
 export function userService(deps: UserDeps) {
@@ -40,14 +45,30 @@ export function userService(deps: UserDeps) {
       const audit = auditScope(context);
       const loginId = loginIdOfUserName(req.user?.name ?? "", principal);
       audit.resource = `users/${loginId}`;
-      await updateUser(audit, principal, await readWorkspaceProfile(deps.settings), {
+      const { reveal } = await updateUser(audit, principal, deps.secrets, await readWorkspaceProfile(deps.settings), {
         loginId,
         paths: req.updateMask?.paths ?? [],
         title: req.user?.title ?? "",
         email: req.user?.email ?? "",
         password: req.user?.password ?? "",
         currentPassword: req.currentPassword,
+        mfaEnabled: req.user?.mfaEnabled ?? false,
+        otpCode: req.otpCode,
+        regenerateTempMfaSecret: req.regenerateTempMfaSecret,
+        regenerateRecoveryCodes: req.regenerateRecoveryCodes,
       });
+      return {
+        ...(await userView(audit.tx, loginId)),
+        tempOtpSecret: reveal.enrollment?.secret ?? "",
+        tempOtpUri: reveal.enrollment?.uri ?? "",
+        tempOtpQrCode: reveal.enrollment?.qrCode ?? "",
+        tempRecoveryCodes: reveal.recoveryCodes ?? [],
+      };
+    },
+    async resetMfa(req, context) {
+      const audit = auditScope(context);
+      const loginId = loginIdOfUserName(req.name);
+      audit.detail = await resetMfa(audit.tx, loginId);
       return userView(audit.tx, loginId);
     },
     async unlockUser(req, context) {
@@ -63,5 +84,5 @@ export function userService(deps: UserDeps) {
 async function userView(db: CommonQueryMethods, loginId: string) {
   const user = await findUserByLoginId(db, loginId);
   if (!user) throw notFound(`user "${loginId}" does not exist`);
-  return toUser(user, await activeLock(db, loginId));
+  return toUser(user, await activeLock(db, loginId), await groupIdsOfUser(db, loginId));
 }

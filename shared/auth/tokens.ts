@@ -6,6 +6,8 @@ export type TokenKind = "ACCESS" | "REFRESH";
 
 const PREFIX: Record<TokenKind, string> = { ACCESS: "sat_", REFRESH: "srt_" };
 const SERVICE_KEY_PREFIX = "ssk_";
+const MFA_TEMP_TOKEN_PREFIX = "smt_";
+const PASSWORD_RESET_TOKEN_PREFIX = "spr_";
 
 export function newToken(kind: TokenKind): string {
   return PREFIX[kind] + randomBytes(32).toString("base64url");
@@ -14,6 +16,16 @@ export function newToken(kind: TokenKind): string {
 /** A service account's API key (contract §5.1); shown once, stored hashed. */
 export function newServiceKey(): string {
   return SERVICE_KEY_PREFIX + randomBytes(32).toString("base64url");
+}
+
+/** The token between the password step and the second factor of a sign-in (contract §4.2). */
+export function newMfaTempToken(): string {
+  return MFA_TEMP_TOKEN_PREFIX + randomBytes(32).toString("base64url");
+}
+
+/** The token of a password-reset link (contract §5.3). */
+export function newPasswordResetToken(): string {
+  return PASSWORD_RESET_TOKEN_PREFIX + randomBytes(32).toString("base64url");
 }
 
 export function isServiceKey(token: string): boolean {

@@ -19,6 +19,7 @@ export const userRow = z
     create_time: z.coerce.date(),
     update_time: z.coerce.date(),
     last_login_time: optionalDate,
+    mfa_enabled: z.boolean(),
   })
   .transform((r) => ({
     id: r.id,
@@ -34,12 +35,13 @@ export const userRow = z
     createTime: r.create_time,
     updateTime: r.update_time,
     lastLoginTime: r.last_login_time,
+    mfaEnabled: r.mfa_enabled,
   }));
 
 export type UserRow = z.infer<typeof userRow>;
 
 export const userColumns = sql.fragment`id, login_id, email, title, type, state, source, password_hash, password_change_time,
-  require_reset_password, create_time, update_time, last_login_time`;
+  require_reset_password, create_time, update_time, last_login_time, mfa_secret is not null as mfa_enabled`;
 
 export interface NewUser {
   loginId: string;
@@ -61,6 +63,13 @@ export async function insertUser(db: CommonQueryMethods, user: NewUser): Promise
 
 export async function findUserByLoginId(db: CommonQueryMethods, loginId: string): Promise<UserRow | undefined> {
   return (await db.maybeOne(sql.type(userRow)`select ${userColumns} from principal where login_id = ${loginId}`)) ?? undefined;
+}
+
+/** The active end users with this e-mail address (stored lower-case; addresses are not unique). */
+export async function findActiveUsersByEmail(db: CommonQueryMethods, email: string): Promise<readonly UserRow[]> {
+  return db.any(sql.type(userRow)`
+    select ${userColumns} from principal
+    where email = ${email} and email <> '' and state = 'ACTIVE' and type = 'END_USER' order by id`);
 }
 
 export async function findUserById(db: CommonQueryMethods, id: number): Promise<UserRow | undefined> {
