@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "./app.ts";
 import { adminQuery } from "./db.ts";
 import { restClient } from "./rest.ts";
-import { ADMIN, makeUser, STRONG_PASSWORD } from "./users.ts";
+import { signIn, signInFirstAdmin } from "./sessions.ts";
+import { ADMIN, makeUser } from "./users.ts";
 
 export type Caller = "admin" | "member" | "auditor" | "officer";
 
@@ -44,17 +45,7 @@ const COLUMNS = [
 export async function startAuditApp(): Promise<AuditApp> {
   const app = await startTestApp({ bootstrap: ADMIN });
   const rest = restClient(app.baseUrl);
-  const signIn = async (loginId: string, password: string) => {
-    const reply = await rest<{ accessToken: string }>("POST", "/v1/auth/login", { body: { loginId, password } });
-    assert.equal(reply.status, 200, JSON.stringify(reply.body));
-    return reply.body.accessToken;
-  };
-  const admin = await signIn("admin", ADMIN.password);
-  const changed = await rest("PATCH", "/v1/users/admin", {
-    token: admin,
-    body: { user: { password: STRONG_PASSWORD }, updateMask: "password", currentPassword: ADMIN.password },
-  });
-  assert.equal(changed.status, 200, JSON.stringify(changed.body));
+  const admin = await signInFirstAdmin(rest);
   for (const loginId of ["member", "auditor", "officer"]) await makeUser(app.db, loginId);
   const bind = (role: string, loginId: string) => ({ role: `roles/${role}`, members: [`user:login_id=${loginId}`] });
   const policy = await rest("POST", "/v1/workspaces/-:setIamPolicy", {
@@ -68,9 +59,9 @@ export async function startAuditApp(): Promise<AuditApp> {
   assert.equal(policy.status, 200, JSON.stringify(policy.body));
   const token: Record<Caller, string> = {
     admin,
-    member: await signIn("member", STRONG_PASSWORD),
-    auditor: await signIn("auditor", STRONG_PASSWORD),
-    officer: await signIn("officer", STRONG_PASSWORD),
+    member: await signIn(rest, "member"),
+    auditor: await signIn(rest, "auditor"),
+    officer: await signIn(rest, "officer"),
   };
   return { app, rest, token };
 }
