@@ -5,7 +5,8 @@
 //   reset-password <login_id>  prints a new one-time password (changed at next sign-in)
 //   reset-mfa <login_id>       clears the second factor and recovery codes (enrol again)
 //   unlock <login_id>          lifts a sign-in lock
-//   rotate-secret-key <file>   re-seals stored credentials with the key in <file> (contract §9.4)
+//   rotate-secret-key <file>   re-seals stored credentials with the key in <file> (contract §9.4);
+//                              stop every server first, it refuses while servers are connected
 import { readFile } from "node:fs/promises";
 import { ConfigError, loadConfig, type Config } from "./shared/platform/config.ts";
 import { createDb, type Db } from "./shared/platform/db.ts";
@@ -17,7 +18,10 @@ import { createSecretBox } from "./shared/secrets/secret-box.ts";
 import { loadSecretKey, parseSecretKey } from "./shared/secrets/secret-key.ts";
 import { resetMfaLocally, resetPasswordLocally, unlockLocally } from "./shared/user/recovery.ts";
 
-const USAGE = "usage: npm run admin -- reset-password|reset-mfa|unlock <login_id> | rotate-secret-key <new_key_file> [--data DIR]";
+const USAGE = [
+  "usage: npm run admin -- reset-password|reset-mfa|unlock <login_id> [--data DIR]",
+  "       npm run admin -- rotate-secret-key <new_key_file> [--data DIR]   (stop every server first)",
+].join("\n");
 
 interface CommandContext {
   db: Db;

@@ -4,7 +4,7 @@ import { create, type Message } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { SettingService, SettingValueSchema, type Setting, SettingSchema } from "../../shared/gen/svc/v1/setting_service_pb.js";
 import type { WorkspaceProfileSetting } from "../../shared/gen/svc/v1/setting_workspace_pb.js";
-import { rolePermissions } from "../../shared/iam/roles.ts";
+import { findCanonicalRole } from "../../shared/iam/policy-validation.ts";
 import { invalidArgument } from "../../shared/platform/errors.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import type { SecretBox } from "../../shared/secrets/secret-box.ts";
@@ -13,7 +13,6 @@ import type { SettingReader } from "../../shared/settings/setting-cache.ts";
 import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
 import { SETTINGS, settingNamed, type SettingKind } from "../../shared/settings/setting-catalog.ts";
 import { findSettingRows, type SettingRow } from "../../shared/settings/setting.store.ts";
-import { camel } from "../../shared/settings/setting-mask.ts";
 import { effectiveValue, presentedValue } from "../../shared/settings/setting-value.ts";
 import { updateSetting } from "../../shared/settings/update-setting.ts";
 import { auditScope } from "../transport/audit-scope.ts";
@@ -34,7 +33,7 @@ export function settingService(deps: SettingDeps) {
     if (kind.name === "WORKSPACE_PROFILE" && deps.externalUrl) (shown as WorkspaceProfileSetting).externalUrl = deps.externalUrl;
     return create(SettingSchema, {
       name: `settings/${kind.name}`,
-      value: create(SettingValueSchema, { value: { case: camel(kind.valueKey), value: shown } as never }),
+      value: create(SettingValueSchema, { value: { case: kind.field.localName, value: shown } as never }),
       etag: row?.etag ?? "",
       updateTime: row ? timestampFromDate(row.updateTime) : undefined,
     });
@@ -53,8 +52,8 @@ export function settingService(deps: SettingDeps) {
     async updateSetting(req, context) {
       const kind = settingNamed(req.setting?.name ?? "");
       const written = req.setting?.value?.value;
-      if (written?.case !== undefined && written.case !== camel(kind.valueKey)) {
-        throw invalidArgument(`setting.value: settings/${kind.name} takes value.${camel(kind.valueKey)}, not value.${written.case}`);
+      if (written?.case !== undefined && written.case !== kind.field.localName) {
+        throw invalidArgument(`setting.value: settings/${kind.name} takes value.${kind.field.jsonName}, not value.${written.case}`);
       }
       const audit = auditScope(context);
       const { value, row } = await updateSetting(
@@ -63,14 +62,16 @@ export function settingService(deps: SettingDeps) {
           secrets: deps.secrets,
           updater: callerOf(context).name,
           externalUrlFlag: deps.externalUrl,
-          roleExists: async (role) => (await rolePermissions(audit.tx, [role])).has(role),
+          canonicalRole: (role) => findCanonicalRole(audit.tx, role),
         },
         { kind, value: written?.value ?? create(kind.schema), paths: req.updateMask?.paths ?? [], etag: req.etag || req.setting?.etag || "" },
       );
       return toSetting(kind, row, value);
     },
-    async testEmailSetting(req) {
-      const stored = (await findSettingRows(deps.db, ["EMAIL"])).get("EMAIL")?.value;
+    async testEmailSetting(req, context) {
+      const audit = auditScope(context);
+      audit.resource = "settings/EMAIL";
+      const stored = (await findSettingRows(audit.tx, ["EMAIL"])).get("EMAIL")?.value;
       const { title } = await readWorkspaceProfile(deps.settings);
       await sendTestEmail(stored, req.email, deps.secrets, req.to, title);
       return {};

@@ -1,66 +1,92 @@
-// CEL conditions of approval rules (contract §7.3), evaluated with
-// @bufbuild/cel over the variables of a database change. A condition is
-// accepted only when it parses and evaluates to a bool over sample values of
-// every variable, so a misspelt variable or field is refused when the rule is
-// written, not when an issue is created.
+// CEL conditions of approval rules (contract §7.3), checked with @bufbuild/cel
+// when a rule is written, so a misspelt variable or field is refused then,
+// not when an issue is created. The syntax tree is walked for the names it
+// uses (every branch, including those an evaluation would skip after `&&` or
+// `||`), then the condition must evaluate to a bool over sample values.
 import { isCelError, parse, run, type CelInput } from "@bufbuild/cel";
 
-export interface ChangeFacts {
-  resource: { environmentId: string; projectId: string; instanceId: string; databaseName: string; dbEngine: "POSTGRES" | "MYSQL" };
-  statement: { sqlType: string; affectedRows: number; text: string };
-  planCheckMaxLevel: "SUCCESS" | "WARNING" | "ERROR";
-  issueCreator: string;
-}
+type Expr = ReturnType<typeof parse>["expr"];
 
-const SAMPLE: ChangeFacts = {
-  resource: { environmentId: "prod", projectId: "sample", instanceId: "sample", databaseName: "sample", dbEngine: "POSTGRES" },
-  statement: { sqlType: "ALTER_TABLE", affectedRows: 0, text: "" },
-  planCheckMaxLevel: "SUCCESS",
-  issueCreator: "users/sample",
+// The variables of a CHANGE_DATABASE condition, each with a sample value of
+// every field it has.
+const SAMPLE: Readonly<Record<string, Readonly<Record<string, CelInput>>>> = {
+  resource: { environment_id: "prod", project_id: "sample", instance_id: "sample", database_name: "sample", db_engine: "POSTGRES" },
+  statement: { sql_type: "ALTER_TABLE", affected_rows: 0n, text: "" },
+  plan_check: { max_level: "SUCCESS" },
+  issue: { creator: "users/sample" },
 };
+const VARIABLES = Object.keys(SAMPLE);
 
 /** The reason a condition cannot be used, or undefined when it can. */
 export function conditionProblem(expression: string): string | undefined {
+  let parsed: ReturnType<typeof parse>;
   try {
-    parse(expression);
+    parsed = parse(expression);
   } catch (error) {
     return (error as Error).message;
   }
-  const result = evaluate(expression, SAMPLE);
-  if ("problem" in result) return result.problem;
-  return typeof result.value === "boolean" ? undefined : "the condition must be true or false";
-}
-
-/** Whether the condition holds for the change (a condition that fails to evaluate does not hold). */
-export function conditionHolds(expression: string, facts: ChangeFacts): boolean {
-  const result = evaluate(expression, facts);
-  return "value" in result && result.value === true;
-}
-
-function evaluate(expression: string, facts: ChangeFacts): { value: unknown } | { problem: string } {
+  const unknown = unknownName(parsed.expr, new Set());
+  if (unknown) return unknown;
+  let value: unknown;
   try {
-    const value = run(expression, bindings(facts));
-    return isCelError(value) ? { problem: value.message } : { value };
+    value = run(expression, Object.fromEntries(VARIABLES.map((name) => [name, new Map(Object.entries(SAMPLE[name]!))])));
   } catch (error) {
-    return { problem: (error as Error).message };
+    return (error as Error).message;
+  }
+  if (isCelError(value)) return value.message;
+  return typeof value === "boolean" ? undefined : "the condition must be true or false";
+}
+
+/** The first variable, field or type the expression names that a change does not have. */
+function unknownName(expr: Expr | undefined, locals: ReadonlySet<string>): string | undefined {
+  const kind = expr?.exprKind;
+  switch (kind?.case) {
+    case "identExpr":
+      return locals.has(kind.value.name) || VARIABLES.includes(kind.value.name)
+        ? undefined
+        : `unknown variable "${kind.value.name}"; known: ${VARIABLES.join(", ")}`;
+    case "selectExpr": {
+      const variable = variableNamed(kind.value.operand, locals);
+      return variable ? unknownField(variable, kind.value.field) : unknownName(kind.value.operand, locals);
+    }
+    case "callExpr": {
+      const [operand, key] = kind.value.args;
+      const variable = kind.value.function === "_[_]" ? variableNamed(operand, locals) : undefined;
+      const field = key?.exprKind.case === "constExpr" && key.exprKind.value.constantKind.case === "stringValue" ? key.exprKind.value.constantKind.value : undefined;
+      if (variable && field !== undefined) return unknownField(variable, field);
+      return firstUnknown([kind.value.target, ...kind.value.args], locals);
+    }
+    case "listExpr":
+      return firstUnknown(kind.value.elements, locals);
+    case "structExpr":
+      if (kind.value.messageName) return `unknown type "${kind.value.messageName}"`;
+      return firstUnknown(kind.value.entries.flatMap((e) => [e.keyKind.case === "mapKey" ? e.keyKind.value : undefined, e.value]), locals);
+    case "comprehensionExpr": {
+      const c = kind.value;
+      const inner = new Set([...locals, c.iterVar, c.iterVar2, c.accuVar].filter(Boolean));
+      return firstUnknown([c.iterRange, c.accuInit], locals) ?? firstUnknown([c.loopCondition, c.loopStep, c.result], inner);
+    }
+    default:
+      return undefined;
   }
 }
 
-function bindings(facts: ChangeFacts): Record<string, CelInput> {
-  return {
-    resource: new Map<string, CelInput>([
-      ["environment_id", facts.resource.environmentId],
-      ["project_id", facts.resource.projectId],
-      ["instance_id", facts.resource.instanceId],
-      ["database_name", facts.resource.databaseName],
-      ["db_engine", facts.resource.dbEngine],
-    ]),
-    statement: new Map<string, CelInput>([
-      ["sql_type", facts.statement.sqlType],
-      ["affected_rows", BigInt(facts.statement.affectedRows)],
-      ["text", facts.statement.text],
-    ]),
-    plan_check: new Map<string, CelInput>([["max_level", facts.planCheckMaxLevel]]),
-    issue: new Map<string, CelInput>([["creator", facts.issueCreator]]),
-  };
+function firstUnknown(exprs: readonly (Expr | undefined)[], locals: ReadonlySet<string>): string | undefined {
+  for (const expr of exprs) {
+    const problem = unknownName(expr, locals);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** The change variable `expr` is, when it is one (and not a macro's own variable of that name). */
+function variableNamed(expr: Expr | undefined, locals: ReadonlySet<string>): string | undefined {
+  const kind = expr?.exprKind;
+  if (kind?.case !== "identExpr" || locals.has(kind.value.name)) return undefined;
+  return VARIABLES.includes(kind.value.name) ? kind.value.name : undefined;
+}
+
+function unknownField(variable: string, field: string): string | undefined {
+  const fields = Object.keys(SAMPLE[variable]!);
+  return fields.includes(field) ? undefined : `${variable} has no field "${field}"; known: ${fields.map((f) => `${variable}.${f}`).join(", ")}`;
 }

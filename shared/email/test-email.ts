@@ -1,8 +1,9 @@
 // SettingService.TestEmailSetting (contract §7.8): a test message through the
 // given EMAIL configuration, merged over the stored one as a write of the
-// whole payload would be (so a password it leaves out is the stored one),
-// or through the stored configuration itself.
-import type { EmailSetting } from "../gen/svc/v1/setting_integrations_pb.js";
+// whole payload would be, or through the stored configuration itself. The
+// stored password goes only to the stored server: a given configuration that
+// names another host, port or username and no password has none.
+import type { EmailSetting, EmailSetting_Smtp } from "../gen/svc/v1/setting_integrations_pb.js";
 import { invalidArgument } from "../platform/errors.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import { settingKind } from "../settings/setting-catalog.ts";
@@ -22,12 +23,17 @@ export async function sendTestEmail(
   const to = parseEmail(recipient, "to");
   if (!to) throw invalidArgument("to: the recipient of the test message is required");
   const kind = settingKind("EMAIL");
-  const current = effectiveValue(kind, stored);
-  const email = (given ? mergeWrite(kind, current, given, [[]], secrets) : current) as EmailSetting;
+  const current = effectiveValue(kind, stored) as EmailSetting;
+  const email = given ? (mergeWrite(kind, current, given, [[]], secrets) as EmailSetting) : current;
+  if (given && !given.smtp?.password && email.smtp && !sameServer(current.smtp, email.smtp)) email.smtp.password = undefined;
   validateEmail(email);
   await sendMail(email, secrets, {
     to,
     subject: `${workspaceTitle}: test message`,
     text: `This message was sent to test the e-mail settings of ${workspaceTitle}. Nothing else needs to be done.`,
   });
+}
+
+function sameServer(a: EmailSetting_Smtp | undefined, b: EmailSetting_Smtp): boolean {
+  return a?.host === b.host && a?.port === b.port && a?.username === b.username;
 }

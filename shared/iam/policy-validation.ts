@@ -63,11 +63,25 @@ function bindingKey(binding: StoredBinding): string {
   return JSON.stringify([binding.role, [...binding.members].sort(), binding.condition?.expression.trim() ?? ""]);
 }
 
+/**
+ * roles/<id> as stored, for a role named in any letter case; undefined when
+ * no predefined or custom role has that id. A custom role stays share-locked
+ * until the transaction ends.
+ */
+export async function findCanonicalRole(db: CommonQueryMethods, role: string): Promise<string | undefined> {
+  return storedRoleName(role, await lockReferences(db, [role], []));
+}
+
 function canonicalRole(role: string, known: BindingReferences, field: string): string {
+  const name = storedRoleName(role, known);
+  if (!name) throw invalidArgument(`${field}: unknown role "${role}"; use roles/<role_id> of a predefined or custom role, e.g. roles/workspaceMember`);
+  return name;
+}
+
+function storedRoleName(role: string, known: BindingReferences): string | undefined {
   const id = role.startsWith(ROLE_PREFIX) ? role.slice(ROLE_PREFIX.length) : undefined;
   const storedId = id === undefined ? undefined : (predefinedRole(id)?.id ?? known.customRoles.get(id.toLowerCase()));
-  if (!storedId) throw invalidArgument(`${field}: unknown role "${role}"; use roles/<role_id> of a predefined or custom role, e.g. roles/workspaceMember`);
-  return roleName(storedId);
+  return storedId === undefined ? undefined : roleName(storedId);
 }
 
 function canonicalMember(member: string, known: BindingReferences, field: string): string {

@@ -18,8 +18,14 @@ export interface DbOptions {
   side?: boolean;
 }
 
+/**
+ * How the service's connections name themselves in pg_stat_activity: "svc",
+ * or "svc <part>" for its own clients (settings listener, leader, worker).
+ */
+export const APPLICATION_NAME = "svc";
+
 export async function createDb(url: string, logger: Logger, options: DbOptions = {}): Promise<Db> {
-  const pool = await createPool(url, {
+  const pool = await createPool(withApplicationName(url), {
     maxPoolSize: options.maxPoolSize ?? 20,
     statementTimeout: options.statementTimeoutMs ?? 30_000,
     connectionTimeout: 5_000,
@@ -33,6 +39,13 @@ export async function createDb(url: string, logger: Logger, options: DbOptions =
   });
   pool.on("error", (error) => logger.warn({ error: String(error) }, "metadata store connection error"));
   return pool;
+}
+
+/** The URL with application_name set, unless the operator's URL sets one. */
+function withApplicationName(url: string): string {
+  const parsed = new URL(url);
+  if (!parsed.searchParams.has("application_name")) parsed.searchParams.set("application_name", APPLICATION_NAME);
+  return parsed.toString();
 }
 
 /** One transaction per use case: the change, its audit record and its jobs. */

@@ -13,7 +13,7 @@ interface SealedColumn {
   kind: "text" | "jsonb";
 }
 
-export const SEALED_COLUMNS: readonly SealedColumn[] = [
+const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: "setting", key: "name", column: "value", kind: "jsonb" },
   { table: "principal", key: "id", column: "mfa_secret", kind: "text" },
   { table: "principal", key: "id", column: "mfa_temp_secret", kind: "text" },

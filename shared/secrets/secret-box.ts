@@ -48,7 +48,7 @@ export function isSealed(value: unknown): value is string {
   return typeof value === "string" && value.startsWith(PREFIX);
 }
 
-export function secretKeyId(key: Buffer): string {
+function secretKeyId(key: Buffer): string {
   return createHash("sha256").update(key).digest("hex").slice(0, 12);
 }
 

@@ -4,8 +4,8 @@
 // a server on an external PG_URL refuses to start, because a key made up on
 // one replica would not open the secrets the others wrote.
 import { randomBytes } from "node:crypto";
-import { link, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { ConfigError, type Config } from "../platform/config.ts";
 import type { Logger } from "../platform/logger.ts";
 import { KEY_BYTES } from "./secret-box.ts";
@@ -46,6 +46,8 @@ async function readOrCreateGeneratedKey(path: string, logger: Logger): Promise<B
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
+  // The key is read before the embedded store creates the data folder.
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   // Written aside and linked into place, so a process starting at the same
   // time reads either no key or a whole one, and exactly one key wins.
   const draft = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;

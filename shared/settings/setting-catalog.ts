@@ -1,65 +1,79 @@
-// Every SettingName (contract §7): its payload type, the key of the payload
-// in Setting.value, its defaults and its validation. SYSTEM is internal and
-// never reaches clients (§7.13).
-import type { DescMessage, JsonObject, Message } from "@bufbuild/protobuf";
-import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { DataClassificationSettingSchema, SemanticTypesSettingSchema } from "../gen/svc/v1/setting_data_pb.js";
-import {
-  AiSettingSchema,
-  AppImSettingSchema,
-  EmailSettingSchema,
-  MonitoringSettingSchema,
-  SsoGroupMappingSettingSchema,
-} from "../gen/svc/v1/setting_integrations_pb.js";
-import { EmergencyPauseSettingSchema, EnvironmentSettingSchema, MaintenanceWindowSettingSchema } from "../gen/svc/v1/setting_operations_pb.js";
-import { WorkspaceApprovalSettingSchema, WorkspaceProfileSettingSchema } from "../gen/svc/v1/setting_workspace_pb.js";
+// Every SettingName (contract §7): its payload, read from SettingValue (the
+// field named as the setting in lower case; its JSON name is the key of the
+// payload in Setting.value, §7.1), its defaults, its validation and what a
+// write of it adjusts. SYSTEM is internal and never reaches clients (§7.13).
+import type { DescField, DescMessage, JsonObject, Message } from "@bufbuild/protobuf";
+import { SettingValueSchema } from "../gen/svc/v1/setting_service_pb.js";
 import { invalidArgument, permissionDenied } from "../platform/errors.ts";
 import type { ListKeys } from "./setting-secrets.ts";
 import * as defaults from "./setting-defaults.ts";
 import { validateDataClassification, validateSemanticTypes } from "./validation/data.ts";
 import { validateEnvironments } from "./validation/environment.ts";
 import { validateAi, validateAppIm, validateEmail, validateMonitoring, validateSsoGroupMapping } from "./validation/integrations.ts";
-import { validateEmergencyPause, validateMaintenanceWindow } from "./validation/schedule.ts";
+import { stampPause, validateEmergencyPause, validateMaintenanceWindow } from "./validation/schedule.ts";
 import { validateWorkspaceApproval } from "./validation/workspace-approval.ts";
-import { validateWorkspaceProfile } from "./validation/workspace-profile.ts";
+import { keepFlagExternalUrl, validateWorkspaceProfile } from "./validation/workspace-profile.ts";
 
 export interface ValidationContext {
-  roleExists(role: string): Promise<boolean>;
+  /** roles/<id> as stored, for a role named in any letter case; undefined when no role has that id. */
+  canonicalRole(role: string): Promise<string | undefined>;
+}
+
+export interface SaveContext {
+  /** Who writes (users/<login id>). */
+  updater: string;
+  /** The --external-url flag, which wins over WORKSPACE_PROFILE.external_url. */
+  externalUrlFlag: string | undefined;
 }
 
 export interface SettingKind {
   name: string;
-  /** The payload's field in SettingValue (and, in lowerCamelCase, its JSON key). */
-  valueKey: string;
+  /** The payload's field in SettingValue; its JSON name is the payload's key in Setting.value. */
+  field: DescField;
+  /** The payload's message (field.message). */
   schema: DescMessage;
   defaults: JsonObject;
-  /** Checks a payload about to be stored; may normalize it (durations). */
+  /** Checks a payload about to be stored; may normalize it (durations, role names). */
   validate(value: Message, context: ValidationContext): void | Promise<void>;
+  /** Adjusts the merged payload of a write, before it is validated and stored. */
+  beforeSave?(current: Message, next: Message, context: SaveContext): void;
+}
+
+interface KindOptions<M extends Message> {
+  defaults?: JsonObject;
+  beforeSave?(current: M, next: M, context: SaveContext): void;
 }
 
 function kind<M extends Message>(
   name: string,
-  valueKey: string,
-  schema: GenMessage<M>,
   validate: (value: M, context: ValidationContext) => void | Promise<void>,
-  defaultValue: JsonObject = {},
+  options: KindOptions<M> = {},
 ): SettingKind {
-  return { name, valueKey, schema, defaults: defaultValue, validate: validate as SettingKind["validate"] };
+  const field = SettingValueSchema.fields.find((f) => f.name === name.toLowerCase());
+  if (field?.fieldKind !== "message") throw new Error(`SettingValue has no payload field for ${name}`);
+  return {
+    name,
+    field,
+    schema: field.message,
+    defaults: options.defaults ?? {},
+    validate: validate as SettingKind["validate"],
+    beforeSave: options.beforeSave as SettingKind["beforeSave"],
+  };
 }
 
 export const SETTINGS: readonly SettingKind[] = [
-  kind("WORKSPACE_PROFILE", "workspace_profile", WorkspaceProfileSettingSchema, validateWorkspaceProfile, defaults.WORKSPACE_PROFILE_DEFAULTS),
-  kind("WORKSPACE_APPROVAL", "workspace_approval", WorkspaceApprovalSettingSchema, (v, c) => validateWorkspaceApproval(v, c.roleExists), defaults.WORKSPACE_APPROVAL_DEFAULTS),
-  kind("APP_IM", "app_im", AppImSettingSchema, validateAppIm),
-  kind("AI", "ai", AiSettingSchema, validateAi, defaults.AI_DEFAULTS),
-  kind("DATA_CLASSIFICATION", "data_classification", DataClassificationSettingSchema, validateDataClassification),
-  kind("SEMANTIC_TYPES", "semantic_types", SemanticTypesSettingSchema, validateSemanticTypes),
-  kind("ENVIRONMENT", "environment", EnvironmentSettingSchema, validateEnvironments, defaults.ENVIRONMENT_DEFAULTS),
-  kind("EMAIL", "email", EmailSettingSchema, validateEmail, defaults.EMAIL_DEFAULTS),
-  kind("MAINTENANCE_WINDOW", "maintenance_window", MaintenanceWindowSettingSchema, validateMaintenanceWindow, defaults.MAINTENANCE_WINDOW_DEFAULTS),
-  kind("EMERGENCY_PAUSE", "emergency_pause", EmergencyPauseSettingSchema, validateEmergencyPause, defaults.EMERGENCY_PAUSE_DEFAULTS),
-  kind("MONITORING", "monitoring", MonitoringSettingSchema, validateMonitoring),
-  kind("SSO_GROUP_MAPPING", "sso_group_mapping", SsoGroupMappingSettingSchema, (v, c) => validateSsoGroupMapping(v, c.roleExists)),
+  kind("WORKSPACE_PROFILE", validateWorkspaceProfile, { defaults: defaults.WORKSPACE_PROFILE_DEFAULTS, beforeSave: keepFlagExternalUrl }),
+  kind("WORKSPACE_APPROVAL", validateWorkspaceApproval, { defaults: defaults.WORKSPACE_APPROVAL_DEFAULTS }),
+  kind("APP_IM", validateAppIm),
+  kind("AI", validateAi, { defaults: defaults.AI_DEFAULTS }),
+  kind("DATA_CLASSIFICATION", validateDataClassification),
+  kind("SEMANTIC_TYPES", validateSemanticTypes),
+  kind("ENVIRONMENT", validateEnvironments, { defaults: defaults.ENVIRONMENT_DEFAULTS }),
+  kind("EMAIL", validateEmail, { defaults: defaults.EMAIL_DEFAULTS }),
+  kind("MAINTENANCE_WINDOW", validateMaintenanceWindow, { defaults: defaults.MAINTENANCE_WINDOW_DEFAULTS }),
+  kind("EMERGENCY_PAUSE", validateEmergencyPause, { defaults: defaults.EMERGENCY_PAUSE_DEFAULTS, beforeSave: stampPause }),
+  kind("MONITORING", validateMonitoring),
+  kind("SSO_GROUP_MAPPING", validateSsoGroupMapping),
 ];
 
 /** Entries of these lists keep stored credentials by their key (contract §7.4). */
@@ -71,9 +85,9 @@ export const LIST_KEYS: ListKeys = new Map([
 const SYSTEM = "SYSTEM";
 const NAME = /^settings\/([A-Z_]+)$/;
 
-/** The setting a client names (settings/<NAME>); SYSTEM → permission_denied, unknown → invalid_argument. */
+/** The setting a client names (settings/<NAME>); SYSTEM → permission_denied, anything else unknown → invalid_argument. */
 export function settingNamed(resourceName: string): SettingKind {
-  const name = NAME.exec(resourceName)?.[1] ?? resourceName;
+  const name = NAME.exec(resourceName)?.[1];
   if (name === SYSTEM) throw permissionDenied("settings/SYSTEM is internal to the server");
   const found = SETTINGS.find((s) => s.name === name);
   if (!found) throw invalidArgument(`unknown setting "${resourceName}"; known: ${SETTINGS.map((s) => `settings/${s.name}`).join(", ")}`);

@@ -12,7 +12,7 @@ import { isOutputOnlyField, isSecretField, secretFlagField } from "../secrets/se
 export type ListKeys = ReadonlyMap<string, string>;
 
 /** Calls `visit` for the message and every message inside it. */
-export function forEachMessage(message: ReflectMessage, visit: (message: ReflectMessage) => void): void {
+function forEachMessage(message: ReflectMessage, visit: (message: ReflectMessage) => void): void {
   visit(message);
   for (const field of message.fields) {
     if (!message.isSet(field)) continue;
@@ -75,7 +75,7 @@ export function hideSecrets(message: ReflectMessage): void {
 }
 
 /** Calls `visit` for every secret set anywhere in the message. */
-export function forEachSecret(message: ReflectMessage, visit: (message: ReflectMessage, field: DescField, value: string) => void): void {
+function forEachSecret(message: ReflectMessage, visit: (message: ReflectMessage, field: DescField, value: string) => void): void {
   forEachMessage(message, (m) => {
     for (const field of m.fields) {
       if (isSecretField(field) && field.fieldKind === "scalar" && m.isSet(field)) visit(m, field, m.get(field) as string);

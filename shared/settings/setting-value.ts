@@ -2,7 +2,7 @@
 // fields laid over them (the effective value, contract §7.1), either with
 // its credentials still sealed (for the server's own use) or as clients see
 // it (credentials replaced by their `_set` flags).
-import { fromJson, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { clone, fromJson, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { reflect } from "@bufbuild/protobuf/reflect";
 import type { SettingKind } from "./setting-catalog.ts";
 import { hideSecrets } from "./setting-secrets.ts";
@@ -33,7 +33,7 @@ function decodes(kind: SettingKind, json: JsonObject): boolean {
 
 /** The effective payload as clients see it. */
 export function presentedValue(kind: SettingKind, effective: Message): Message {
-  const shown = fromJson(kind.schema, toJson(kind.schema, effective as never));
+  const shown = clone(kind.schema, effective);
   hideSecrets(reflect(kind.schema, shown));
   return shown;
 }

@@ -1,18 +1,16 @@
 // UpdateSetting (contract §7.1): under the setting's row lock, the masked
 // fields of the written payload replace the effective value's, credentials
-// are sealed (and kept when the write leaves them out), the result is
-// validated as a whole and stored. The audit detail lists each changed field
-// with its old and new value as clients see them (credentials only as flags).
+// are sealed (and kept when the write leaves them out), the setting's own
+// adjustments apply (its beforeSave), the result is validated as a whole and
+// stored. The audit detail lists each changed field with its old and new
+// value as clients see them (credentials only as flags).
 import { clone, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import { timestampNow } from "@bufbuild/protobuf/wkt";
 import { reflect } from "@bufbuild/protobuf/reflect";
 import type { CallAudit } from "../audit/call-audit.ts";
-import type { EmergencyPauseSetting } from "../gen/svc/v1/setting_operations_pb.js";
-import type { WorkspaceProfileSetting } from "../gen/svc/v1/setting_workspace_pb.js";
-import { aborted, failedPrecondition } from "../platform/errors.ts";
+import { aborted } from "../platform/errors.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
-import { LIST_KEYS, type SettingKind, type ValidationContext } from "./setting-catalog.ts";
-import { applyMask, camel, parseMaskPaths, type MaskPath } from "./setting-mask.ts";
+import { LIST_KEYS, type SaveContext, type SettingKind, type ValidationContext } from "./setting-catalog.ts";
+import { applyMask, parseMaskPaths, type MaskPath } from "./setting-mask.ts";
 import { carryStoredSecrets, dropEmptySecrets, dropOutputOnly, sealWrittenSecrets } from "./setting-secrets.ts";
 import { lockSettingRow, saveSettingValue, type SettingRow } from "./setting.store.ts";
 import { effectiveValue, presentedValue, storedJson } from "./setting-value.ts";
@@ -25,24 +23,19 @@ export interface SettingWrite {
   etag: string;
 }
 
-export interface WriteContext extends ValidationContext {
+export interface WriteContext extends ValidationContext, SaveContext {
   secrets: SecretBox;
-  /** Who writes (users/<login id>). */
-  updater: string;
-  /** The --external-url flag, which wins over WORKSPACE_PROFILE.external_url. */
-  externalUrlFlag: string | undefined;
 }
 
 export async function updateSetting(audit: CallAudit, context: WriteContext, write: SettingWrite): Promise<{ value: Message; row: SettingRow }> {
   const { kind } = write;
-  const paths = parseMaskPaths(write.paths, kind.valueKey);
+  const paths = parseMaskPaths(write.paths, kind.field);
   const row = await lockSettingRow(audit.tx, kind.name);
   if (write.etag && write.etag !== row.etag) throw aborted(`settings/${kind.name} changed since it was read (etag mismatch); read it again`);
   const current = effectiveValue(kind, row.value);
   const next = mergeWrite(kind, current, write.value, paths, context.secrets);
-  if (kind.name === "WORKSPACE_PROFILE") keepFlagExternalUrl(current as WorkspaceProfileSetting, next as WorkspaceProfileSetting, context.externalUrlFlag);
+  kind.beforeSave?.(current, next, context);
   await kind.validate(next, context);
-  if (kind.name === "EMERGENCY_PAUSE") stampPause(current as EmergencyPauseSetting, next as EmergencyPauseSetting, context.updater);
   const saved = await saveSettingValue(audit.tx, kind.name, storedJson(kind, next), context.updater);
   audit.resource = `settings/${kind.name}`;
   audit.detail = { changes: changedFields(kind, current, next) };
@@ -59,32 +52,14 @@ export function mergeWrite(kind: SettingKind, current: Message, written: Message
   dropOutputOnly(reflect(kind.schema, incoming));
   sealWrittenSecrets(reflect(kind.schema, incoming), secrets);
   const merged = clone(kind.schema, current);
-  applyMask(reflect(kind.schema, merged), reflect(kind.schema, incoming), paths, kind.valueKey);
+  applyMask(reflect(kind.schema, merged), reflect(kind.schema, incoming), paths, kind.field);
   carryStoredSecrets(reflect(kind.schema, current), reflect(kind.schema, merged), LIST_KEYS);
   dropEmptySecrets(reflect(kind.schema, merged));
   return effectiveValue(kind, storedJson(kind, merged));
 }
 
-/** While --external-url is given, the stored external URL cannot change (contract §15.8). */
-function keepFlagExternalUrl(current: WorkspaceProfileSetting, next: WorkspaceProfileSetting, flag: string | undefined): void {
-  if (flag === undefined || next.externalUrl === current.externalUrl) return;
-  if (next.externalUrl !== flag) throw failedPrecondition("workspaceProfile.externalUrl is set by --external-url; change the flag instead");
-  next.externalUrl = current.externalUrl; // the value read back from GET, written back unchanged
-}
-
-/** The pause records when and by whom it was last switched. */
-function stampPause(current: EmergencyPauseSetting, next: EmergencyPauseSetting, updater: string): void {
-  if (current.enabled === next.enabled && current.reason === next.reason) {
-    next.updateTime = current.updateTime;
-    next.updater = current.updater;
-    return;
-  }
-  next.updateTime = timestampNow();
-  next.updater = updater;
-}
-
 function changedFields(kind: SettingKind, before: Message, after: Message): { field: string; old: JsonValue | null; new: JsonValue | null }[] {
-  const flat = (value: Message) => flatten(toJson(kind.schema, presentedValue(kind, value) as never) as JsonObject, camel(kind.valueKey));
+  const flat = (value: Message) => flatten(toJson(kind.schema, presentedValue(kind, value) as never) as JsonObject, kind.field.jsonName);
   const [old, now] = [flat(before), flat(after)];
   const fields = [...new Set([...old.keys(), ...now.keys()])];
   return fields.filter((f) => JSON.stringify(old.get(f)) !== JSON.stringify(now.get(f))).map((field) => ({ field, old: old.get(field) ?? null, new: now.get(field) ?? null }));

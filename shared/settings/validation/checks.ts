@@ -3,16 +3,24 @@
 // contract's errors do (§7.1).
 import { formatDuration, parseDuration } from "../../platform/duration.ts";
 import { invalidArgument } from "../../platform/errors.ts";
+import { RESOURCE_ID_PATTERN } from "../../platform/names.ts";
 
 export function fieldError(path: string, problem: string): Error {
   return invalidArgument(`${path} ${problem}`);
 }
 
+interface DurationLimits {
+  allowZero?: boolean;
+  /** The longest accepted, in the input form (e.g. "7d"). */
+  atMost?: string;
+}
+
 /** A duration in canonical form ("3600s"), or undefined when unset. */
-export function canonicalDuration(value: string | undefined, path: string, options: { allowZero?: boolean } = {}): string | undefined {
+export function canonicalDuration(value: string | undefined, path: string, limits: DurationLimits = {}): string | undefined {
   if (value === undefined) return undefined;
   const ms = parseDuration(value.trim(), path);
-  if (ms === 0 && !options.allowZero) throw fieldError(path, "must be longer than 0s");
+  if (ms === 0 && !limits.allowZero) throw fieldError(path, "must be longer than 0s");
+  if (limits.atMost !== undefined && ms > parseDuration(limits.atMost, path)) throw fieldError(path, `must be at most ${limits.atMost}`);
   return formatDuration(ms);
 }
 
@@ -34,18 +42,18 @@ export function checkHttpUrl(value: string | undefined, path: string): void {
 
 export function checkRange(value: number | bigint | undefined, path: string, min: number | bigint, max: number | bigint): void {
   if (value === undefined) return;
-  if (value < min || value > max) throw fieldError(path, `must be between ${min} and ${max}, got ${value}`);
+  if (value < min) throw fieldError(path, `must be ≥ ${min}, got ${value}`);
+  if (value > max) throw fieldError(path, `must be ≤ ${max}, got ${value}`);
 }
 
 export function requireEnum(value: number, path: string, names: string): void {
   if (value === 0) throw fieldError(path, `is required: one of ${names}`);
 }
 
-const ID = /^[a-z][a-z0-9-]{0,63}$/;
-
+/** A client-chosen id (contract §0.3). */
 export function checkId(value: string | undefined, path: string): string {
   const id = requireText(value, path);
-  if (!ID.test(id)) throw fieldError(path, `"${id}" must be lowercase letters, digits and hyphens, starting with a letter (at most 64)`);
+  if (!RESOURCE_ID_PATTERN.test(id)) throw fieldError(path, `"${id}" must be lowercase letters, digits and hyphens, starting with a letter (at most 63)`);
   return id;
 }
 

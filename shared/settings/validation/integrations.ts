@@ -1,10 +1,15 @@
 // APP_IM, AI, EMAIL, MONITORING and SSO_GROUP_MAPPING (contract §7.4, §7.5,
 // §7.8, §7.11, §7.12).
 import type { AiSetting, AppImSetting, EmailSetting, MonitoringSetting, SsoGroupMappingSetting } from "../../gen/svc/v1/setting_integrations_pb.js";
+import { WORKSPACE } from "../../iam/authorize.ts";
+import { parseResourceName } from "../../platform/names.ts";
+import { parseIdpName } from "../../sso/identity-providers.ts";
+import { parseEmail } from "../../user/email.ts";
+import type { ValidationContext } from "../setting-catalog.ts";
 import { checkHttpUrl, checkRange, checkUnique, fieldError, requireEnum, requireText } from "./checks.ts";
 
 // The event names of contract §16.2.
-export const NOTIFICATION_EVENTS = [
+const NOTIFICATION_EVENTS = [
   "issue.created",
   "issue.approvalRequested",
   "issue.approved",
@@ -19,9 +24,7 @@ export const NOTIFICATION_EVENTS = [
 ];
 
 const IM_TYPES = "SLACK, FEISHU, WECOM, LARK, DINGTALK, TEAMS, TELEGRAM";
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
-const SCOPE = /^(workspaces\/-|projects\/[a-z0-9][a-z0-9-]*)$/;
-const IDP = /^idps\/[a-z0-9][a-z0-9-]*$/;
+const PROJECTS = "projects";
 
 export function validateAppIm(value: AppImSetting): void {
   value.settings.forEach((im, i) => requireEnum(im.type, `appIm.settings[${i}].type`, IM_TYPES));
@@ -34,7 +37,7 @@ export function validateAi(value: AiSetting): void {
 }
 
 export function validateEmail(value: EmailSetting): void {
-  if (value.from !== undefined && value.from !== "" && !EMAIL.test(value.from)) throw fieldError("email.from", `"${value.from}" is not an e-mail address`);
+  if (value.from !== undefined) value.from = parseEmail(value.from, "email.from");
   const smtp = value.smtp;
   if (!smtp) return;
   checkRange(smtp.port, "email.smtp.port", 1, 65535);
@@ -53,16 +56,21 @@ export function validateMonitoring(value: MonitoringSetting): void {
   checkUnique(value.webhooks, (hook) => hook.url, (i) => `monitoring.webhooks[${i}].url`, "the URL");
 }
 
-export async function validateSsoGroupMapping(value: SsoGroupMappingSetting, roleExists: (role: string) => Promise<boolean>): Promise<void> {
+/** Idps and scopes must be well-formed names; roles must exist and are stored by their canonical name. */
+export async function validateSsoGroupMapping(value: SsoGroupMappingSetting, context: ValidationContext): Promise<void> {
   for (const [i, mapping] of value.mappings.entries()) {
     const path = `ssoGroupMapping.mappings[${i}]`;
-    if (!IDP.test(requireText(mapping.idp, `${path}.idp`))) throw fieldError(`${path}.idp`, `must be idps/<idp_id>, got "${mapping.idp}"`);
+    parseIdpName(requireText(mapping.idp, `${path}.idp`), `${path}.idp`);
     requireText(mapping.group, `${path}.group`);
     for (const [j, binding] of mapping.bindings.entries()) {
       const role = requireText(binding.role, `${path}.bindings[${j}].role`);
-      if (!(await roleExists(role))) throw fieldError(`${path}.bindings[${j}].role`, `names unknown role "${role}"`);
+      const name = await context.canonicalRole(role);
+      if (!name) throw fieldError(`${path}.bindings[${j}].role`, `names unknown role "${role}"`);
+      binding.role = name;
       const scope = requireText(binding.scope, `${path}.bindings[${j}].scope`);
-      if (!SCOPE.test(scope)) throw fieldError(`${path}.bindings[${j}].scope`, `must be workspaces/- or projects/<project_id>, got "${scope}"`);
+      if (scope === WORKSPACE) continue;
+      if (!scope.startsWith(`${PROJECTS}/`)) throw fieldError(`${path}.bindings[${j}].scope`, `must be ${WORKSPACE} or ${PROJECTS}/<project_id>, got "${scope}"`);
+      parseResourceName(scope, PROJECTS, `${path}.bindings[${j}].scope`);
     }
   }
 }

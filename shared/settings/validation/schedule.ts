@@ -1,9 +1,10 @@
 // MAINTENANCE_WINDOW and EMERGENCY_PAUSE (contract §7.9, §7.10).
+import { timestampNow } from "@bufbuild/protobuf/wkt";
 import type { EmergencyPauseSetting, MaintenanceWindowSetting } from "../../gen/svc/v1/setting_operations_pb.js";
+import type { SaveContext } from "../setting-catalog.ts";
 import { canonicalDuration, fieldError, requireText } from "./checks.ts";
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
-const WEEK_MS = 7 * 24 * 3_600_000;
 
 export function validateMaintenanceWindow(value: MaintenanceWindowSetting): void {
   const zone = value.timezone?.trim() || "UTC";
@@ -14,13 +15,23 @@ export function validateMaintenanceWindow(value: MaintenanceWindowSetting): void
     if (window.weekdays.length === 0) throw fieldError(`${path}.weekdays`, "needs at least one day");
     if (window.weekdays.includes(0)) throw fieldError(`${path}.weekdays`, "names an unspecified day");
     if (!HH_MM.test(requireText(window.start, `${path}.start`))) throw fieldError(`${path}.start`, `must be HH:MM, got "${window.start}"`);
-    window.duration = canonicalDuration(requireText(window.duration, `${path}.duration`), `${path}.duration`);
-    if (Number.parseFloat(window.duration!) * 1000 > WEEK_MS) throw fieldError(`${path}.duration`, "must be at most 7d");
+    window.duration = canonicalDuration(requireText(window.duration, `${path}.duration`), `${path}.duration`, { atMost: "7d" });
   });
 }
 
 export function validateEmergencyPause(value: EmergencyPauseSetting): void {
   if (value.enabled && !value.reason?.trim()) throw fieldError("emergencyPause.reason", "is required to turn the pause on");
+}
+
+/** The pause records when and by whom it was last switched. */
+export function stampPause(current: EmergencyPauseSetting, next: EmergencyPauseSetting, { updater }: SaveContext): void {
+  if (current.enabled === next.enabled && current.reason === next.reason) {
+    next.updateTime = current.updateTime;
+    next.updater = current.updater;
+    return;
+  }
+  next.updateTime = timestampNow();
+  next.updater = updater;
 }
 
 function isTimeZone(zone: string): boolean {

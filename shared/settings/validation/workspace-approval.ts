@@ -1,14 +1,16 @@
-// WORKSPACE_APPROVAL (contract §7.3): conditions must evaluate, steps name
-// roles that exist and that may approve.
+// WORKSPACE_APPROVAL (contract §7.3): conditions must compile over the
+// variables of a change, steps name roles that exist (stored by their
+// canonical name) and that may approve (§6.2).
 import { conditionProblem } from "../../approval/approval-condition.ts";
 import type { WorkspaceApprovalSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
+import { predefinedRole } from "../../iam/predefined-roles.ts";
+import { ROLE_PREFIX } from "../../iam/roles.ts";
+import type { ValidationContext } from "../setting-catalog.ts";
 import { fieldError, requireEnum } from "./checks.ts";
 
 const P = "workspaceApproval.rules";
-// These roles never count as approvers (contract §6.2).
-const NOT_APPROVERS = new Set(["roles/securityOfficer", "roles/readOnlyAuditor"]);
 
-export async function validateWorkspaceApproval(value: WorkspaceApprovalSetting, roleExists: (role: string) => Promise<boolean>): Promise<void> {
+export async function validateWorkspaceApproval(value: WorkspaceApprovalSetting, context: ValidationContext): Promise<void> {
   for (const [i, rule] of value.rules.entries()) {
     requireEnum(rule.source, `${P}[${i}].source`, "CHANGE_DATABASE");
     const expression = rule.condition?.expression?.trim() ?? "";
@@ -18,9 +20,13 @@ export async function validateWorkspaceApproval(value: WorkspaceApprovalSetting,
     for (const [j, step] of (rule.template?.steps ?? []).entries()) {
       const path = `${P}[${i}].template.steps[${j}].roles`;
       if (step.roles.length === 0) throw fieldError(path, "needs at least one role");
-      for (const role of step.roles) {
-        if (NOT_APPROVERS.has(role)) throw fieldError(path, `may not name ${role}: it never counts as an approver`);
-        if (!(await roleExists(role))) throw fieldError(path, `names unknown role "${role}"`);
+      for (const [k, role] of step.roles.entries()) {
+        const name = await context.canonicalRole(role);
+        if (!name) throw fieldError(`${path}[${k}]`, `names unknown role "${role}"`);
+        if (predefinedRole(name.slice(ROLE_PREFIX.length))?.canApprove === false) {
+          throw fieldError(`${path}[${k}]`, `may not name ${name}: it never counts as an approver`);
+        }
+        step.roles[k] = name;
       }
     }
   }

@@ -1,5 +1,8 @@
-// WORKSPACE_PROFILE (contract §7.2, the specification's tables).
+// WORKSPACE_PROFILE (contract §7.2, the specification's tables), and the
+// external URL that --external-url holds fixed (§15.8).
 import type { WorkspaceProfileSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
+import { failedPrecondition } from "../../platform/errors.ts";
+import type { SaveContext } from "../setting-catalog.ts";
 import { canonicalDuration, checkHttpUrl, checkRange, fieldError } from "./checks.ts";
 
 const P = "workspaceProfile";
@@ -24,9 +27,14 @@ export function validateWorkspaceProfile(value: WorkspaceProfileSetting): void {
   checkHttpUrl(value.announcement?.link, `${P}.announcement.link`);
   const restriction = value.passwordRestriction;
   if (restriction) {
-    const min = restriction.minLength;
-    if (min !== undefined && min < 8) throw fieldError(`${P}.passwordRestriction.minLength`, `must be ≥ 8, got ${min}`);
-    checkRange(min, `${P}.passwordRestriction.minLength`, 8, 128);
+    checkRange(restriction.minLength, `${P}.passwordRestriction.minLength`, 8, 128);
     restriction.passwordRotation = canonicalDuration(restriction.passwordRotation, `${P}.passwordRestriction.passwordRotation`, { allowZero: true });
   }
+}
+
+/** While --external-url is given, the stored external URL cannot change (contract §15.8). */
+export function keepFlagExternalUrl(current: WorkspaceProfileSetting, next: WorkspaceProfileSetting, { externalUrlFlag: flag }: SaveContext): void {
+  if (flag === undefined || next.externalUrl === current.externalUrl) return;
+  if (next.externalUrl !== flag) throw failedPrecondition("workspaceProfile.externalUrl is set by --external-url; change the flag instead");
+  next.externalUrl = current.externalUrl; // the value read back from GET, written back unchanged
 }
