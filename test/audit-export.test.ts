@@ -213,32 +213,39 @@ describe("audit export", () => {
     for (const i of [0, 2]) assert.ok(foundNames.includes(`auditLogs/${records[i]!.id}`), "the export's record is searchable like any other");
   });
 
-  it("records an export the client abandons as canceled, with the rows sent so far", async () => {
+  it("records an export the client abandons as canceled, after reading a chunk or right after the headers", async () => {
     await adminQuery(
       `insert into audit_log (create_time, actor, action, severity, request)
        select timestamptz '2018-01-01' + g * interval '1 second', 'system', 'bb.bulk.abandon', 'INFO', repeat('y', 1000)
        from generate_series(1, 30000) g`,
       fx.app.database.url,
     );
-    const since = await lastAuditId(fx.app);
-    const controller = new AbortController();
-    const res = await fetch(`${fx.app.baseUrl}/v1/auditLogs:export`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${fx.token.auditor}` },
-      body: JSON.stringify({ filter: "action:bb.bulk.abandon", format: "NDJSON" }),
-      signal: controller.signal,
-    });
-    const reader = res.body!.getReader();
-    assert.ok(((await reader.read()).value?.byteLength ?? 0) > 0);
-    controller.abort();
-    let records: Json[] = [];
-    for (let tries = 0; tries < 100 && records.length === 0; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      records = await recordsSince(fx.app, since, "bb.auditLogs.export");
-    }
-    assert.equal(records.length, 1);
-    assert.equal(records[0]!.status_code, "canceled");
-    const rowCount = (records[0]!.detail as { rowCount: number }).rowCount;
+    /** The export's own record, once the client left. */
+    const abandon = async (readFirstChunk: boolean) => {
+      const since = await lastAuditId(fx.app);
+      const controller = new AbortController();
+      const res = await fetch(`${fx.app.baseUrl}/v1/auditLogs:export`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${fx.token.auditor}` },
+        body: JSON.stringify({ filter: "action:bb.bulk.abandon", format: "NDJSON" }),
+        signal: controller.signal,
+      });
+      assert.equal(res.status, 200);
+      if (readFirstChunk) assert.ok(((await res.body!.getReader().read()).value?.byteLength ?? 0) > 0);
+      controller.abort();
+      let records: Json[] = [];
+      for (let tries = 0; tries < 100 && records.length === 0; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        records = await recordsSince(fx.app, since, "bb.auditLogs.export");
+      }
+      assert.equal(records.length, 1, "the abandoned export still leaves its record");
+      return records[0]!;
+    };
+    const afterChunk = await abandon(true);
+    assert.deepEqual([afterChunk.actor, afterChunk.status_code], ["users/auditor", "canceled"]);
+    const rowCount = (afterChunk.detail as { rowCount: number }).rowCount;
     assert.ok(rowCount > 0 && rowCount < 30000, `rows sent before the client left: ${rowCount}`);
+    const afterHeaders = await abandon(false);
+    assert.deepEqual([afterHeaders.actor, afterHeaders.status_code], ["users/auditor", "canceled"]);
   });
 });

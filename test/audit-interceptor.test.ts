@@ -4,8 +4,8 @@
 // append-only and mirrored to stdout after commit when the workspace asks.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { TranscodingService } from "./gen/svctest/v1/transcoding_service_pb.js";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
@@ -28,11 +28,20 @@ interface AuditRow {
 describe("audit hook", () => {
   let app: TestApp;
   const mirrored: string[] = [];
+  let mirrorFails = false;
   before(async () => {
     app = await startTestApp({
       deps: {
-        authenticate: async (token) => (token === "alice-token" ? { name: "users/alice", id: 0, loginId: "alice" } : undefined),
-        auditStdout: (line) => void mirrored.push(line),
+        authenticate: async (token) =>
+          token === "alice-token"
+            ? { name: "users/alice", id: 0, loginId: "alice" }
+            : token === "pat-token"
+              ? { name: "users/pat", id: 0, loginId: "pat", restriction: "password_change" }
+              : undefined,
+        auditStdout: (line) => {
+          if (mirrorFails) throw new Error("stdout is closed");
+          mirrored.push(line);
+        },
       },
     });
     await adminQuery("create table thing_change (name text not null)", app.database.url);
@@ -126,6 +135,33 @@ describe("audit hook", () => {
     assert.equal(row?.status_code, "permission_denied");
   });
 
+  it("records the refusal of a principal whose password change is pending (§1.3, §8.2)", async () => {
+    const name = "shelves/a/things/pending";
+    const res = await fetch(`${app.baseUrl}/v1/${name}:guardedRecord`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer pat-token" },
+      body: JSON.stringify({ outcome: "ok" }),
+    });
+    assert.equal(res.status, 403);
+    const body = (await res.json()) as { code: string; message: string };
+    assert.equal(body.code, "permission_denied");
+    assert.match(body.message, /^password change required/);
+    const client = createClient(TranscodingService, createConnectTransport({ baseUrl: app.baseUrl, httpVersion: "1.1" }));
+    const refused = await client.guardedRecordThing({ name }, { headers: { authorization: "Bearer pat-token" } }).catch((e: unknown) => ConnectError.from(e));
+    assert.equal((refused as ConnectError).code, Code.PermissionDenied);
+    assert.equal(await changes(name), 0);
+    assert.deepEqual(
+      (await auditRows(name)).map((r) => [r.action, r.actor, r.status_code, r.request]),
+      [
+        ["svctest.things.guardedRecord", "users/pat", "permission_denied", JSON.stringify({ name, outcome: "ok" })],
+        ["svctest.things.guardedRecord", "users/pat", "permission_denied", JSON.stringify({ name })],
+      ],
+    );
+    const anonymous = "shelves/a/things/pending-public";
+    assert.equal((await record(anonymous, { outcome: "ok" }, { authorization: "Bearer pat-token" })).status, 200);
+    assert.equal((await auditRows(anonymous))[0]?.actor, "anonymous", "a public call made with a restricted credential runs as anonymous");
+  });
+
   it("refuses to change or remove a record", async () => {
     await record("shelves/a/things/permanent", { outcome: "ok" });
     await assert.rejects(adminQuery("update audit_log set actor = 'x'", app.database.url), /append-only/);
@@ -154,5 +190,32 @@ describe("audit hook", () => {
     );
     assert.match(String(lines[0]?.audit.name), /^auditLogs\/\d+$/);
     assert.ok(!mirrored.join("").includes("9999"));
+  });
+
+  it("never reports a committed call failed, nor replaces a refusal's error, when mirroring fails", async () => {
+    await adminQuery(
+      `insert into setting (name, value) values ('WORKSPACE_PROFILE', '{"enableAuditLogStdout": true}')
+       on conflict (name) do update set value = excluded.value`,
+      app.database.url,
+    );
+    mirrorFails = true;
+    try {
+      const name = "shelves/a/things/mirror-broken";
+      const ok = await record(name, { outcome: "ok" });
+      assert.equal(ok.status, 200, await ok.clone().text());
+      assert.equal(await changes(name), 1, "the change stays committed");
+      const refusedName = "shelves/a/things/mirror-broken-refused";
+      const refused = await record(refusedName, { outcome: "aborted" });
+      assert.equal(refused.status, 409);
+      assert.deepEqual(await refused.json(), { code: "aborted", message: "asked to fail with aborted" });
+      const client = createClient(TranscodingService, createGrpcTransport({ baseUrl: app.baseUrl }));
+      const viaGrpc = await client.recordThing({ name: `${name}-grpc`, outcome: "ok" });
+      assert.equal(viaGrpc.name, `${name}-grpc`);
+      assert.deepEqual((await auditRows(name)).map((r) => r.status_code), ["ok"]);
+      assert.deepEqual((await auditRows(refusedName)).map((r) => r.status_code), ["aborted"]);
+      assert.deepEqual((await auditRows(`${name}-grpc`)).map((r) => r.status_code), ["ok"]);
+    } finally {
+      mirrorFails = false;
+    }
   });
 });

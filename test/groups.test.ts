@@ -8,6 +8,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { Group_Source, GroupMember_Role, GroupService } from "../shared/gen/svc/v1/group_service_pb.js";
 import { inRequire2faGroup } from "../shared/group/group-member.store.ts";
+import { encodePageToken } from "../shared/list/page.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { restClient } from "./helpers/rest.ts";
@@ -100,6 +101,24 @@ describe("groups", () => {
     assert.deepEqual(refusal(await call("GET", "/v1/groups", undefined, token.bob)), [403, "permission_denied", "permission bb.groups.list required on workspaces/-"]);
   });
 
+  it("refuses a malformed page token, one from another list and one of another shape with invalid_argument", async () => {
+    await createGroup("a-team", {});
+    const rolesToken = (await call("GET", "/v1/roles?pageSize=1")).body.nextPageToken;
+    assert.ok(rolesToken);
+    const cases: [string, string][] = [
+      ["not a token!", "page_token is malformed"],
+      [rolesToken, "page_token does not belong to this query"],
+      [encodePageToken("groups", [42]), "page_token is malformed"],
+      [encodePageToken("groups", ["a", "b"]), "page_token is malformed"],
+    ];
+    for (const [pageToken, message] of cases) {
+      assert.deepEqual(refusal(await call("GET", `/v1/groups?pageToken=${encodeURIComponent(pageToken)}`)), [400, "invalid_argument", message], pageToken);
+    }
+    const connect = createClient(GroupService, createConnectTransport({ baseUrl: app.baseUrl, httpVersion: "1.1" }));
+    const refused = await connect.listGroups({ pageToken: rolesToken }, { headers: { authorization: `Bearer ${token.admin}` } }).catch((e: unknown) => ConnectError.from(e));
+    assert.equal((refused as ConnectError).code, Code.InvalidArgument);
+  });
+
   it("grants a group binding to its members and stops at the next request after a member leaves", async () => {
     await createGroup("auditors", { members: [user("bob"), user("carol")] });
     await sql(`insert into custom_role (id, permissions) values ('lister', '{bb.users.list}')`);
@@ -164,6 +183,23 @@ describe("groups", () => {
     assert.equal((await call("GET", "/v1/groups/temp")).status, 404);
     assert.equal((await sql(`select 1 from group_member where group_id = 'temp'`)).rowCount, 0);
     assert.equal((await call("DELETE", "/v1/groups/temp")).status, 404);
+  });
+
+  it("never leaves a binding to a deleted group when deletes and policy writes race", async () => {
+    for (let i = 0; i < 8; i++) {
+      await createGroup(`race-${i}`, { members: [user("bob")] });
+      const [written, deleted] = await Promise.all([
+        setPolicy({ role: "roles/workspaceMember", members: [`group:race-${i}`] }),
+        call("DELETE", `/v1/groups/race-${i}`),
+      ]);
+      assert.ok([written.status, deleted.status].includes(200), JSON.stringify([written.body, deleted.body]));
+      const exists = (await sql(`select 1 from user_group where id = 'race-${i}'`)).rowCount === 1;
+      const bound = JSON.stringify((await sql(`select bindings from iam_policy where scope = 'workspaces/-'`)).rows[0].bindings).includes(`group:race-${i}`);
+      assert.ok(exists || !bound, `groups/race-${i} was deleted while still bound`);
+      if (!exists) assert.deepEqual(refusal(written).slice(0, 2), [400, "invalid_argument"], "the write that lost names a group that is gone");
+      if (bound) assert.deepEqual(refusal(deleted).slice(0, 2), [400, "failed_precondition"], "the delete that lost names the binding");
+      assert.equal((await setPolicy()).status, 200);
+    }
   });
 
   it("shows a user's groups and tells whether one of them requires a second factor", async () => {

@@ -226,6 +226,51 @@ describe("workspace IAM policy", () => {
     );
   });
 
+  it("refuses a write by an administrator whose password change is pending, and records the refusal (§1.3, §8.2)", async () => {
+    await write(ADMIN_BINDING, bind("workspaceAdmin", "carol"));
+    await adminQuery(`update principal set require_reset_password = true where login_id = 'carol'`, app.database.url);
+    try {
+      const mark = await lastAuditId();
+      const refused = await setPolicy(token.carol, { policy: { bindings: [ADMIN_BINDING] } });
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body.code, "permission_denied");
+      assert.match(String(refused.body.message), /^password change required/);
+      const rows = await auditSince(mark);
+      assert.deepEqual(rows.map((r) => [r.actor, r.action, r.status_code]), [["users/carol", "bb.workspaces.setIamPolicy", "permission_denied"]]);
+      assert.deepEqual((await stored()).bindings, [ADMIN_BINDING, bind("workspaceAdmin", "carol")], "nothing changed");
+    } finally {
+      await adminQuery(`update principal set require_reset_password = false where login_id = 'carol'`, app.database.url);
+    }
+  });
+
+  it("grants a role CreateUser lists twice (in any case, with the same expiry) once, with one record (§6.5)", async () => {
+    const expiresAt = new Date(Date.now() + DAY).toISOString();
+    const mark = await lastAuditId();
+    const roles = [
+      { role: "roles/projectViewer", expiresAt },
+      { role: "roles/PROJECTVIEWER", expiresAt },
+      { role: "roles/sqlEditorUser" },
+      { role: "roles/sqlEditorUser" },
+      { role: "roles/workspaceMember" },
+    ];
+    const created = await rest("POST", "/v1/users?loginId=dora", { token: token.admin, body: { password: "Correct-Horse-9-Battery", roles } });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const doras = (await stored()).bindings.filter((b) => b.members.includes("user:login_id=dora"));
+    assert.deepEqual(
+      doras.map((b) => [b.role, b.condition?.expression ?? ""]),
+      [
+        ["roles/workspaceMember", ""],
+        ["roles/projectViewer", `request.time < timestamp("${expiresAt}")`],
+        ["roles/sqlEditorUser", ""],
+      ],
+    );
+    assert.deepEqual(roleChanges(await auditSince(mark)), [
+      "bb.role.assign workspaces/- user:login_id=dora roles/projectViewer",
+      "bb.role.assign workspaces/- user:login_id=dora roles/sqlEditorUser",
+      "bb.role.assign workspaces/- user:login_id=dora roles/workspaceMember",
+    ]);
+  });
+
   it("lets exactly one of 50 concurrent writers with the same etag win, losing nothing and mixing nothing", async () => {
     const { etag } = (await getPolicy(token.admin)).body;
     const mark = await lastAuditId();

@@ -23,6 +23,7 @@ import { file_google_api_annotations, http } from "../shared/gen/google/api/anno
 import { FieldBehavior, FieldBehaviorSchema, field_behavior, file_google_api_field_behavior } from "../shared/gen/google/api/field_behavior_pb.js";
 import { HttpRuleSchema } from "../shared/gen/google/api/http_pb.js";
 import { ActuatorInfoSchema, ActuatorService } from "../shared/gen/svc/v1/actuator_service_pb.js";
+import { allow_without_credential } from "../shared/gen/svc/v1/annotation_pb.js";
 
 interface Parameter {
   name: string;
@@ -245,5 +246,6 @@ function outputOnly() {
 function rpc(name: string, input: string, rule: MessageInitShape<typeof HttpRuleSchema>): MessageInitShape<typeof MethodDescriptorProtoSchema> {
   const options = create(MethodOptionsSchema);
   setExtension(options, http, create(HttpRuleSchema, rule));
+  setExtension(options, allow_without_credential, true); // every RPC declares its access (method-options.ts)
   return { name, inputType: `.test.v1.${input}`, outputType: ".test.v1.Sample", options };
 }

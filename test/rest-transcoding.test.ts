@@ -3,11 +3,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { adminQuery } from "./helpers/db.ts";
 
 describe("REST transcoding", () => {
   let app: TestApp;
   before(async () => {
     app = await startTestApp();
+    await adminQuery("create table thing_change (name text not null)", app.database.url);
   });
   after(() => app.close());
 
@@ -68,6 +70,53 @@ describe("REST transcoding", () => {
     assert.equal(body.receivedMask, "title,detail.note,require2fa");
     const snake = await call("PATCH", "/v1/shelves/s1/things/t1?update_mask=seen_time", { title: "x" });
     assert.equal(snake.body.receivedMask, "seen_time");
+  });
+
+  it("ignores body fields the message does not know, at any depth, in either spelling of the known ones (§1.3)", async () => {
+    const { status, body } = await call("PATCH", "/v1/shelves/s1/things/t1?updateMask=title,detail", {
+      title: "kept",
+      futureField: { anything: [1, 2] },
+      detail: { note: "n", level: 3, futureNested: "x" },
+      seen_time: "2026-11-20T10:00:00Z",
+      require_2fa: true,
+    });
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.deepEqual(body, {
+      name: "shelves/s1/things/t1",
+      title: "kept",
+      detail: { note: "n", level: 3 },
+      seenTime: "2026-11-20T10:00:00Z",
+      require2fa: true,
+      receivedMask: "title,detail",
+    });
+    const polished = await call("POST", "/v1/shelves/s1/things/t1:polish", { title: "desk", unknown: true });
+    assert.deepEqual([polished.status, polished.body.title], [200, "polished desk"]);
+  });
+
+  it("ignores unknown fields inside lists of messages, and records the request as decoded", async () => {
+    const { status, body } = await call("POST", "/v1/shelves/s1/things/listed:record", {
+      outcome: "ok",
+      details: [{ note: "a", colour: "red" }, { level: 2 }],
+      extra: 1,
+    });
+    assert.equal(status, 200, JSON.stringify(body));
+    const [row] = (await adminQuery(`select request from audit_log where resource = 'shelves/s1/things/listed'`, app.database.url)).rows;
+    assert.deepEqual(JSON.parse(row.request), { name: "shelves/s1/things/listed", outcome: "ok", details: [{ note: "a" }, { level: 2 }] });
+  });
+
+  it("refuses an unknown enum value and a malformed known field with invalid_argument", async () => {
+    for (const [path, sent] of [
+      ["/v1/shelves/s1/things/t1", { color: "PURPLE" }],
+      ["/v1/shelves/s1/things/t1", { size: "big" }],
+      ["/v1/shelves/s1/things/t1", { detail: { level: "high" } }],
+    ] as const) {
+      const { status, body } = await call("PATCH", `${path}?updateMask=color`, sent);
+      assert.equal(status, 400, JSON.stringify(sent));
+      assert.equal(body.code, "invalid_argument");
+      assert.match(String(body.message), /^invalid request: /);
+    }
+    const { body } = await call("PATCH", "/v1/shelves/s1/things/t1?updateMask=color", { color: "PURPLE" });
+    assert.match(String(body.message), /PURPLE/);
   });
 
   it("serves a custom verb on a resource with body '*'", async () => {

@@ -54,7 +54,7 @@ describe("custom roles", () => {
   after(() => app.close());
   afterEach(async () => {
     await adminQuery(`update iam_policy set bindings = '${JSON.stringify([ADMIN_BINDING])}' where scope = 'workspaces/-'`, app.database.url);
-    await adminQuery(`delete from iam_policy where scope like 'projects/%'; delete from custom_role`, app.database.url);
+    await adminQuery(`delete from iam_policy where scope like 'projects/%'; delete from custom_role; delete from setting where name = 'SSO_GROUP_MAPPING'`, app.database.url);
   });
 
   it("lists the predefined roles first, then custom roles by id, in pages", async () => {
@@ -177,6 +177,27 @@ describe("custom roles", () => {
     assert.equal((await call("DELETE", "/v1/roles/TEMP")).status, 200);
     assert.equal((await call("GET", "/v1/roles/temp")).status, 404);
     assert.equal((await call("DELETE", "/v1/roles/temp")).status, 404);
+  });
+
+  it("refuses to delete a role SSO_GROUP_MAPPING grants, naming the setting and the mapping, in any case of the id", async () => {
+    await createRole("mapped", ["bb.users.list"]);
+    const mapping = (role: string) => ({ mappings: [
+      { idp: "idps/corp", group: "dev", bindings: [{ role: "roles/workspaceMember", scope: "workspaces/-" }] },
+      { idp: "idps/corp", group: "eng", bindings: [{ role, scope: "projects/p1" }] },
+    ] });
+    const written = await call("PATCH", "/v1/settings/SSO_GROUP_MAPPING?updateMask=*", { value: { ssoGroupMapping: mapping("roles/mapped") } });
+    assert.equal(written.status, 200, JSON.stringify(written.body));
+    const message = `role "roles/mapped" is granted by settings/SSO_GROUP_MAPPING (idps/corp group "eng"); remove it from the mapping first`;
+    assert.deepEqual(refusal(await call("DELETE", "/v1/roles/MAPPED")), [400, "failed_precondition", message]);
+    await adminQuery(`update setting set value = '${JSON.stringify(mapping("roles/Mapped"))}' where name = 'SSO_GROUP_MAPPING'`, app.database.url);
+    assert.deepEqual(refusal(await call("DELETE", "/v1/roles/mapped")), [400, "failed_precondition", message]);
+    const connect = createClient(RoleService, createConnectTransport({ baseUrl: app.baseUrl, httpVersion: "1.1" }));
+    const refused = await connect.deleteRole({ name: "roles/mapped" }, { headers: { authorization: `Bearer ${token.admin}` } }).catch((e: unknown) => ConnectError.from(e));
+    assert.deepEqual([(refused as ConnectError).code, (refused as ConnectError).rawMessage], [Code.FailedPrecondition, message]);
+    assert.equal((await adminQuery(`select 1 from custom_role where id = 'mapped'`, app.database.url)).rowCount, 1);
+    const cleared = await call("PATCH", "/v1/settings/SSO_GROUP_MAPPING?updateMask=*", { value: { ssoGroupMapping: { mappings: [] } } });
+    assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
+    assert.equal((await call("DELETE", "/v1/roles/mapped")).status, 200);
   });
 
   it("never leaves a binding to a deleted role when deletes and policy writes race", async () => {

@@ -128,7 +128,10 @@ describe("the app's server limits", () => {
       assert.equal(over.status, 413, path);
       assert.equal(((await over.json()) as { code: string }).code, "resource_exhausted");
     }
-    const atLimit = await post("/v1/auth/login", limit);
-    assert.notEqual(atLimit.status, 413);
+    for (const path of ["/v1/auth/login", "/svc.v1.AuthService/Login"]) {
+      const atLimit = await post(path, limit);
+      assert.equal(atLimit.status, 401, `${path}: a body of exactly 10 MiB is read and reaches the handler`);
+      assert.deepEqual(await atLimit.json(), { code: "unauthenticated", message: "invalid login id or password" }, path);
+    }
   });
 });

@@ -1,11 +1,11 @@
 // The OpenAPI description of one REST binding, as a Fastify route schema
 // for @fastify/swagger: path and query parameters, body and responses.
-import { getOption, type DescMessage } from "@bufbuild/protobuf";
+import type { DescMessage } from "@bufbuild/protobuf";
 import type { FastifySchema } from "fastify";
+import { methodOptions } from "../transport/method-options.ts";
 import type { RestBinding } from "../transport/rest/bindings.ts";
 import { FORM_CONTENT_TYPE } from "../transport/rest/form-body.ts";
 import type { PathVariable } from "../transport/rest/path-template.ts";
-import { accept_form_body } from "../../shared/gen/svc/v1/annotation_pb.js";
 import { ERROR_SCHEMA_NAME } from "./error-schema.ts";
 import { querystringSchema } from "./query-params.ts";
 import { componentRef, fieldTypeSchema, messageReference, type JsonSchema } from "./schemas.ts";
@@ -30,7 +30,7 @@ export function operationSchemas(bindings: readonly RestBinding[]): Map<RestBind
   return schemas;
 }
 
-export function operationSchema(binding: RestBinding, operationId: string): FastifySchema {
+function operationSchema(binding: RestBinding, operationId: string): FastifySchema {
   const schema: FastifySchema = {
     operationId,
     tags: [binding.service.name],
@@ -46,7 +46,7 @@ export function operationSchema(binding: RestBinding, operationId: string): Fast
   if (querystring) schema.querystring = querystring;
   const body = requestBodySchema(binding);
   // A method taking browser form posts documents both encodings (accept_form_body).
-  if (body) schema.body = getOption(binding.method, accept_form_body) ? { content: { "application/json": { schema: body }, [FORM_CONTENT_TYPE]: { schema: body } } } : body;
+  if (body) schema.body = methodOptions(binding.method).acceptFormBody ? { content: { "application/json": { schema: body }, [FORM_CONTENT_TYPE]: { schema: body } } } : body;
   return schema;
 }
 

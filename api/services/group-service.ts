@@ -17,7 +17,7 @@ export interface GroupDeps {
 export function groupService(deps: GroupDeps) {
   return registration(GroupService, {
     async listGroups(req) {
-      const page = await listGroupPage(deps.db, pageSize(req.pageSize, { max: 1000 }), req.pageToken);
+      const page = await listGroupPage(deps.db, pageSize(req.pageSize), req.pageToken);
       return { groups: page.groups.map(toGroup), nextPageToken: page.nextPageToken };
     },
     async getGroup(req) {

@@ -17,7 +17,7 @@ export interface RoleDeps {
 export function roleService(deps: RoleDeps) {
   return registration(RoleService, {
     async listRoles(req) {
-      const page = await listRoles(deps.db, pageSize(req.pageSize, { max: 1000 }), req.pageToken);
+      const page = await listRoles(deps.db, pageSize(req.pageSize), req.pageToken);
       return { roles: page.roles.map(toRole), nextPageToken: page.nextPageToken };
     },
     async getRole(req) {

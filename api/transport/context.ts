@@ -18,7 +18,7 @@ export interface RequestFacts {
   startedAt: number;
 }
 
-export const kRequest = createContextKey<RequestFacts | undefined>(undefined, { description: "request facts" });
+const kRequest = createContextKey<RequestFacts | undefined>(undefined, { description: "request facts" });
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -5,7 +5,7 @@ import { clone, toJson, type DescField, type DescMessage, type JsonObject, type 
 import { FieldMaskSchema, type FieldMask } from "@bufbuild/protobuf/wkt";
 import { isSecretField } from "../../shared/secrets/secret-fields.ts";
 
-export const REDACTED = "***";
+const REDACTED = "***";
 
 /** The message as proto JSON text, secrets redacted. */
 export function redactedJson(desc: DescMessage, message: Message): string {

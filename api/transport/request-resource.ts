@@ -3,6 +3,8 @@
 // one (UpdateSetting's setting.name), else the user a `loginId` names (sign-in,
 // unlock). Handlers may state it instead.
 import type { DescMessage, Message } from "@bufbuild/protobuf";
+import { userName } from "../../shared/auth/principal.ts";
+import { normalizeLoginId } from "../../shared/platform/names.ts";
 
 const NAME_FIELDS = ["name", "resource", "parent"];
 
@@ -17,6 +19,6 @@ export function requestResource(desc: DescMessage, message: Message): string {
     const nested = record[field.localName] as Record<string, unknown> | undefined;
     if (typeof nested?.["name"] === "string" && nested["name"] !== "") return nested["name"];
   }
-  const loginId = record["loginId"];
-  return typeof loginId === "string" && loginId !== "" ? `users/${loginId.trim().toLowerCase()}` : "";
+  const loginId = typeof record["loginId"] === "string" ? normalizeLoginId(record["loginId"]) : undefined;
+  return loginId ? userName(loginId) : "";
 }

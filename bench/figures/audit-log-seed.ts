@@ -3,6 +3,7 @@
 // read-only auditor to search and export them with, and the columns and order
 // the store reads them in (for the bare baselines).
 import pg from "pg";
+import { AUDIT_READ_COLUMNS } from "../../shared/audit/audit-search.store.ts";
 import { WORKSPACE } from "../../shared/iam/authorize.ts";
 import { lockPolicy, replacePolicy } from "../../shared/iam/iam-policy.store.ts";
 import { userMember } from "../../shared/iam/members.ts";
@@ -13,10 +14,8 @@ import { findUserByLoginId, insertUser } from "../../shared/user/user.store.ts";
 
 export const AUDITOR = { loginId: "bench-auditor", password: "Bench-Auditor-Pass-7" };
 
-/** The columns and order of shared/audit/audit-search.store.ts. */
-export const AUDIT_COLUMNS = `id, create_time, to_char(create_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position_time,
-  actor, actor_ip, user_agent, action, method, resource, severity, status_code, status_message, latency_us, correlation_id,
-  request, response, detail`;
+/** The columns shared/audit/audit-search.store.ts reads, and its default order (keep in step with findAuditRecords). */
+export const AUDIT_COLUMNS = AUDIT_READ_COLUMNS.sql;
 export const NEWEST_FIRST = "order by create_time desc, id desc";
 
 /**

@@ -39,7 +39,7 @@ export function pinSelfToGeneratorCores(): void {
 }
 
 /** CPU seconds (user + system) a process has used so far; undefined without /proc. */
-export function processCpuSeconds(pid: number): number | undefined {
+function processCpuSeconds(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");

@@ -69,15 +69,20 @@ const auditRow = z.object({
 
 type AuditRowOut = z.infer<typeof auditRow>;
 
+/** The columns auditRow reads (the audit-log benchmark's bare baselines read the same, bench/figures/audit-log-seed.ts). */
+export const AUDIT_READ_COLUMNS = sql.fragment`
+  id, create_time, to_char(create_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position_time,
+  actor, actor_ip, user_agent, action, method, resource, severity, status_code, status_message,
+  latency_us, correlation_id, request, response, detail`;
+
 export async function findAuditRecords(db: CommonQueryMethods, query: AuditRecordQuery): Promise<PositionedAuditRecord[]> {
   const conditions = query.terms.map(condition);
   if (query.after) conditions.push(afterPosition(query.after, query.desc));
   const where = conditions.length ? sql.fragment`where ${sql.join(conditions, sql.fragment` and `)}` : sql.fragment``;
   const direction = query.desc ? sql.fragment`desc` : sql.fragment`asc`;
+  // The benchmark's bare baselines use the same order (bench/figures/audit-log-seed.ts NEWEST_FIRST).
   const rows = await db.any(sql.type(auditRow)`
-    select id, create_time, to_char(create_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position_time,
-           actor, actor_ip, user_agent, action, method, resource, severity, status_code, status_message,
-           latency_us, correlation_id, request, response, detail
+    select ${AUDIT_READ_COLUMNS}
     from audit_log ${where}
     order by create_time ${direction}, id ${direction}
     limit ${query.limit}`);

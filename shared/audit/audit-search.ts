@@ -2,6 +2,7 @@
 // trail, the actor forms (alice, users/alice, me), the two orders, and keyset
 // pages whose token is bound to the query.
 import type { CommonQueryMethods } from "slonik";
+import { userName } from "../auth/principal.ts";
 import { parseFilter, parseRfc3339, type FilterFields, type FilterTerm } from "../list/filter.ts";
 import { parseOrderBy } from "../list/order-by.ts";
 import { decodePageToken, encodePageToken, pageSize } from "../list/page.ts";
@@ -18,7 +19,7 @@ const STATUS_CODES = [
   "data_loss", "unauthenticated",
 ];
 
-export const AUDIT_FILTER_FIELDS: FilterFields = {
+const AUDIT_FILTER_FIELDS: FilterFields = {
   actor: { kind: "text" },
   action: { kind: "text" },
   method: { kind: "text" },
@@ -34,7 +35,7 @@ const ORDER_FIELDS = ["create_time"];
 const NEWEST_FIRST = [{ field: "create_time", desc: true }];
 
 /** Largest audit page (contract §2.1). */
-export const MAX_AUDIT_PAGE_SIZE = 5000;
+const MAX_AUDIT_PAGE_SIZE = 5000;
 
 export interface AuditQuery {
   terms: FilterTerm[];
@@ -67,7 +68,7 @@ function actorName(value: string, caller: string): string {
   if (value === "me" || value === "users/me") return caller;
   if (value === SYSTEM_ACTOR || value === ANONYMOUS_ACTOR) return value;
   const loginId = value.startsWith("users/") ? value.slice("users/".length) : value;
-  return `users/${parseLoginId(loginId, `filter actor "${value}"`)}`;
+  return userName(parseLoginId(loginId, `filter actor "${value}"`));
 }
 
 export interface AuditPageRequest {

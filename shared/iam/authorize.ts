@@ -17,7 +17,11 @@ export const WORKSPACE = "workspaces/-";
 
 const PROJECT_OF = /^projects\/([^/]+)/;
 
-/** The policy scope a permission is checked at for a resource name. */
+/**
+ * The policy scope a permission is checked at for a resource name. Only names
+ * under projects/ find their project here; database names (instances/…/
+ * databases/…) will need a resource-to-project lookup when DatabaseService lands.
+ */
 export function checkScope(permission: Permission, resourceName: string): string {
   if (permissionScope(permission) === "workspace") return WORKSPACE;
   const project = PROJECT_OF.exec(resourceName)?.[1];
@@ -25,7 +29,7 @@ export function checkScope(permission: Permission, resourceName: string): string
 }
 
 /** The role names bound to the subject at the scope (workspace bindings count everywhere). */
-export async function boundRoles(db: CommonQueryMethods, subject: IamSubject, scope: string, now = new Date()): Promise<Set<string>> {
+async function boundRoles(db: CommonQueryMethods, subject: IamSubject, scope: string, now = new Date()): Promise<Set<string>> {
   const scopes = scope === WORKSPACE ? [WORKSPACE] : [WORKSPACE, scope];
   const policies = await findPolicies(db, scopes);
   return rolesIn(policies, await withGroups(db, subject, policies), now);

@@ -7,8 +7,7 @@ const EXPIRY = /^\s*request\.time\s*<\s*timestamp\(\s*"([^"]+)"\s*\)\s*$/;
 
 /** The expiry a condition states; throws invalid_argument for any other expression. */
 export function conditionExpiry(expression: string, field: string): Date {
-  const match = EXPIRY.exec(expression);
-  const time = match ? parseRfc3339(match[1]!) : undefined;
+  const time = parseExpiry(expression);
   if (!time) {
     throw invalidArgument(`${field}: unsupported condition "${expression}"; write request.time < timestamp("2027-01-01T00:00:00Z")`);
   }
@@ -22,7 +21,12 @@ export function expiryCondition(expiresAt: Date): string {
 /** True while the binding grants: no condition, or an expiry still ahead. Unreadable conditions grant nothing. */
 export function isBindingActive(condition: { expression: string } | undefined, now: Date): boolean {
   if (!condition || condition.expression.trim() === "") return true;
-  const match = EXPIRY.exec(condition.expression);
-  const time = match ? parseRfc3339(match[1]!) : undefined;
+  const time = parseExpiry(condition.expression);
   return time !== undefined && now < time;
+}
+
+/** The time of a `request.time < timestamp("…")` expression; undefined for anything else. */
+function parseExpiry(expression: string): Date | undefined {
+  const match = EXPIRY.exec(expression);
+  return match ? parseRfc3339(match[1]!) : undefined;
 }

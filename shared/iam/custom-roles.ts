@@ -1,12 +1,14 @@
 // Writing custom roles (contract §6.3, §18.2): ids are checked and may not
 // take a predefined role's id (in any case); every permission must be in the
 // catalogue; built-in roles cannot be changed or deleted; a stale etag is
-// refused; a role still bound anywhere cannot be deleted.
+// refused; a role still bound anywhere, or granted by SSO_GROUP_MAPPING,
+// cannot be deleted.
 import type { CommonQueryMethods } from "slonik";
 import { maskFields } from "../list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { scopesWithBinding } from "./iam-policy.store.ts";
 import { unknownPermissions } from "./permissions.ts";
+import { mappingEntriesGranting } from "./role-mapping.store.ts";
 import { predefinedRole, ROLE_ID_PATTERN } from "./predefined-roles.ts";
 import { deleteCustomRole as deleteRow, findCustomRole, insertCustomRole, updateCustomRole as updateRow, type CustomRoleRow } from "./role.store.ts";
 import { customRoleInfo, roleName, type RoleInfo } from "./roles.ts";
@@ -59,6 +61,11 @@ export async function deleteCustomRole(tx: CommonQueryMethods, id: string): Prom
   const scopes = await scopesWithBinding(tx, { role: roleName(row.id) });
   if (scopes.length > 0) {
     throw failedPrecondition(`role "${roleName(row.id)}" is used by bindings in the IAM policies of ${scopes.join(", ")}; remove those bindings first`);
+  }
+  const mapped = await mappingEntriesGranting(tx, roleName(row.id));
+  if (mapped.length > 0) {
+    const entries = mapped.map((m) => `${m.idp} group "${m.group}"`).join(", ");
+    throw failedPrecondition(`role "${roleName(row.id)}" is granted by settings/SSO_GROUP_MAPPING (${entries}); remove it from the mapping first`);
   }
   await deleteRow(tx, row.id);
   return row.id;

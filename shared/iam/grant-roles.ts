@@ -1,11 +1,12 @@
 // Granting workspace roles to one member outside SetIamPolicy (CreateUser's
 // roles, contract §6.5): added to the workspace policy under its row lock,
-// validated like any binding, each grant audited as bb.role.assign.
+// validated like any binding, each grant audited as bb.role.assign. A role
+// listed twice with the same expiry is granted (and recorded) once.
 import { AuditAction } from "../audit/actions.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
 import { WORKSPACE } from "./authorize.ts";
 import { expiryCondition } from "./binding-condition.ts";
-import { lockPolicy, replacePolicy } from "./iam-policy.store.ts";
+import { lockPolicy, replacePolicy, type StoredBinding } from "./iam-policy.store.ts";
 import { validateBindings } from "./policy-validation.ts";
 
 export interface RoleGrant {
@@ -21,7 +22,7 @@ export async function grantWorkspaceRoles(
   updater: string,
 ): Promise<void> {
   if (grants.length === 0) return;
-  const added = await validateBindings(
+  const validated = await validateBindings(
     audit.tx,
     grants.map((g) => ({
       role: g.role,
@@ -31,9 +32,17 @@ export async function grantWorkspaceRoles(
     maximumRoleExpirationMs,
     { fieldPrefix: "roles" },
   );
+  const added = distinct(validated);
   const policy = await lockPolicy(audit.tx, WORKSPACE);
   await replacePolicy(audit.tx, WORKSPACE, [...policy.bindings, ...added], updater);
   for (const binding of added) {
     audit.extra.push({ action: AuditAction.roleAssign, resource: WORKSPACE, detail: { member, role: binding.role } });
   }
+}
+
+/** The bindings once each by role and expiry (roles are canonical after validation). */
+function distinct(bindings: readonly StoredBinding[]): StoredBinding[] {
+  const seen = new Map<string, StoredBinding>();
+  for (const binding of bindings) seen.set(JSON.stringify([binding.role, binding.condition?.expression ?? ""]), binding);
+  return [...seen.values()];
 }

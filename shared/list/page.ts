@@ -8,25 +8,27 @@ import { invalidArgument } from "../platform/errors.ts";
 export interface PageSizeOptions {
   /** Used when the request gives no size or 0; 50 unless the list says otherwise. */
   default?: number;
-  /** Larger requests are clamped to this (1000 for most lists, 5000 for audit logs). */
-  max: number;
+  /** Larger requests are clamped to this: 1000 unless the list says otherwise (audit logs: 5000). */
+  max?: number;
 }
 
 /** One value per `order_by` column of the last row served (times as strings or epoch numbers). */
 export type PageKey = (string | number)[];
 
 const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 1000;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** The number of rows to serve for a request's `page_size`. */
-export function pageSize(requested: number | bigint | undefined, options: PageSizeOptions): number {
-  const fallback = Math.min(options.default ?? DEFAULT_PAGE_SIZE, options.max);
+export function pageSize(requested: number | bigint | undefined, options: PageSizeOptions = {}): number {
+  const max = options.max ?? MAX_PAGE_SIZE;
+  const fallback = Math.min(options.default ?? DEFAULT_PAGE_SIZE, max);
   if (requested === undefined || requested === 0 || requested === 0n) return fallback;
   if (typeof requested === "number" && !Number.isInteger(requested)) {
     throw invalidArgument("page_size must be a whole number");
   }
   if (requested < 0) throw invalidArgument("page_size must not be negative");
-  return requested > options.max ? options.max : Number(requested);
+  return requested > max ? max : Number(requested);
 }
 
 /**

@@ -1,5 +1,8 @@
-// Permission check from the RPC's `permission` option (contract §0.2, §1.3).
+// Access checks after the audit hook, so that a refused call leaves a record
+// (contract §8.2): a restricted principal may call only what its restriction
+// allows (§1.3), then the RPC's `permission` option is checked (§0.2).
 import { Code, ConnectError, type Interceptor, type StreamRequest, type UnaryRequest } from "@connectrpc/connect";
+import type { Restriction } from "../../../shared/auth/principal.ts";
 import { permissionRequired } from "../../../shared/iam/authorize.ts";
 import type { Tx } from "../../../shared/platform/db.ts";
 import { kAudit, kStreamAudit } from "../audit-scope.ts";
@@ -20,11 +23,18 @@ export type Authorize = (
   tx: Tx | undefined,
 ) => Promise<{ allowed: boolean; resource: string }>;
 
+const RESTRICTED: Record<Restriction, string> = {
+  password_change: "password change required: change your password with UpdateUser first",
+  mfa_enrollment: "second factor enrolment required: enrol a TOTP factor with UpdateUser first",
+};
+
 export function createAclInterceptor(authorize: Authorize): Interceptor {
   return (next) => async (req) => {
-    const { access } = methodOptions(req.method);
-    if (access.kind !== "iam") return next(req);
+    const { access, allowWithPendingReset } = methodOptions(req.method);
     const principal = req.contextValues.get(kPrincipal);
+    const restriction = allowWithPendingReset ? undefined : principal?.restriction;
+    if (restriction) throw new ConnectError(RESTRICTED[restriction], Code.PermissionDenied);
+    if (access.kind !== "iam") return next(req);
     if (!principal) throw new ConnectError("sign in first: no credential was sent", Code.Unauthenticated);
     const { resourceName, call } = await withResourceName(req);
     const audit = req.contextValues.get(kAudit);

@@ -46,10 +46,11 @@ async function* recordedWhenDone<T>(messages: AsyncIterable<T>, finish: Finish, 
 
 async function recordStreamEnd(deps: AuditDeps, facts: AuditFacts, call: AuditedCall, request: Message | undefined, error: ConnectError | undefined): Promise<void> {
   if (error?.code === Code.Unavailable) return; // the store itself is gone: nothing can be written
+  const { logger } = requestFacts(call.contextValues);
   try {
     const record = await recordAudit(deps.db, auditEntry(facts, call, request, { error }));
-    await deps.publish([record]);
+    await deps.publish([record], logger);
   } catch (recordError) {
-    requestFacts(call.contextValues).logger.error({ error: recordError }, "could not record the streamed call in the audit log");
+    logger.error({ error: recordError }, "could not record the streamed call in the audit log");
   }
 }

@@ -1,7 +1,8 @@
 // Audit hook: every RPC with an `audit` option runs in one transaction with
 // its audit record (contract §8.1). A failed call rolls its change back and
 // leaves a record of the refusal, unless the handler kept its changes (a
-// counted failed sign-in). Records reach the stdout mirror after commit.
+// counted failed sign-in). Records reach the stdout mirror after commit; the
+// mirror never fails the call (shared/audit/stdout-mirror.ts).
 // Server-streaming calls (exports) are recorded when their stream ends
 // (audit-stream.ts).
 import { Code, type ConnectError, type Interceptor, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
@@ -31,6 +32,7 @@ export function createAuditInterceptor(deps: AuditDeps): Interceptor {
     if (req.stream) return next(req); // client and bidi streams declare no audit action
     const scope = newCallAudit(action);
     req.contextValues.set(kAudit, scope);
+    const { logger } = requestFacts(req.contextValues);
     let records: AuditRecord[] = [];
     let outcome: Outcome;
     try {
@@ -43,10 +45,10 @@ export function createAuditInterceptor(deps: AuditDeps): Interceptor {
     } catch (thrown) {
       const error = connectErrorOf(thrown, req);
       records = await recordRefusal(deps.db, scope, req, error);
-      await deps.publish(records);
+      await deps.publish(records, logger);
       throw thrown;
     }
-    await deps.publish(records);
+    await deps.publish(records, logger);
     if ("error" in outcome) throw outcome.error;
     return outcome.response;
   };

@@ -1,7 +1,9 @@
 // Authentication hook: finds the caller's credential and requires one for
 // every RPC that does not declare allow_without_credential (contract §0.2, §1.3).
+// A restricted principal (password change or second factor pending) is
+// refused later, by the ACL hook, so that the audit hook records the refusal.
 import { Code, ConnectError, createContextKey, type HandlerContext, type Interceptor } from "@connectrpc/connect";
-import type { Principal, Restriction } from "../../../shared/auth/principal.ts";
+import type { Principal } from "../../../shared/auth/principal.ts";
 import { requestFacts, type RequestFacts } from "../context.ts";
 import { ACCESS_COOKIE, cookieValue } from "../cookies.ts";
 import { methodOptions } from "../method-options.ts";
@@ -15,11 +17,6 @@ export const kPrincipal = createContextKey<Principal | undefined>(undefined, { d
 
 const BASIC_UNSUPPORTED = "HTTP basic authentication is not supported; sign in with POST /v1/auth/login";
 
-const RESTRICTED: Record<Restriction, string> = {
-  password_change: "password change required: change your password with UpdateUser first",
-  mfa_enrollment: "second factor enrolment required: enrol a TOTP factor with UpdateUser first",
-};
-
 export function createAuthnInterceptor(authenticate: Authenticate): Interceptor {
   return (next) => async (req) => {
     const authorization = req.header.get("authorization") ?? "";
@@ -30,12 +27,11 @@ export function createAuthnInterceptor(authenticate: Authenticate): Interceptor 
     if (!principal && access.kind !== "public") {
       throw unauthenticated(token ? "the access token is invalid, expired or revoked" : "sign in first: no credential was sent");
     }
-    const restriction = allowWithPendingReset ? undefined : principal?.restriction;
-    if (restriction && access.kind !== "public") throw new ConnectError(RESTRICTED[restriction], Code.PermissionDenied);
     // A public call made with a restricted credential runs as an anonymous one:
     // the credential grants nothing until the password is changed or the
     // second factor enrolled.
-    if (principal && !restriction) req.contextValues.set(kPrincipal, principal);
+    const restricted = principal?.restriction !== undefined && !allowWithPendingReset;
+    if (principal && !(restricted && access.kind === "public")) req.contextValues.set(kPrincipal, principal);
     return next(req);
   };
 }

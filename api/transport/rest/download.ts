@@ -49,11 +49,18 @@ export async function startDownload(res: StreamResponse): Promise<Download> {
   const messages = res.message[Symbol.asyncIterator]() as AsyncIterator<Message & DownloadMessage>;
   const first = await messages.next();
   const head = first.done ? undefined : first.value;
+  const body = Readable.from(contents(head, messages), { objectMode: false });
+  // A body destroyed before its first read never starts `contents`, whose loop
+  // would close the upstream: close it here, so the call still ends (and its
+  // audit record is written). After a normal end this is a no-op; the audit
+  // hook logs its own failures, and the client is gone, so a failed close has
+  // no one else to go to.
+  body.once("close", () => void messages.return?.().catch(() => undefined));
   return {
     header: res.header,
     contentType: head?.contentType || "application/octet-stream",
     filename: head?.filename ?? "",
-    body: Readable.from(contents(head, messages), { objectMode: false }),
+    body,
   };
 }
 

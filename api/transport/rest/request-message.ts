@@ -1,5 +1,7 @@
 // Builds the RPC's request message from a REST request: body, then query
 // parameters, then path variables (which win), parsed once with fromJson.
+// Fields the message does not know are ignored (contract §1.3); everything
+// else is decoded strictly.
 import {
   create,
   fromJson,
@@ -11,7 +13,9 @@ import {
   type Message,
 } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
+import { snakeCase } from "../../../shared/list/field-name.ts";
 import { invalidArgument } from "../../../shared/platform/errors.ts";
+import { knownFieldsOnly } from "./known-fields.ts";
 
 export interface RestInput {
   /** google.api.http `body`: "*", a field name, or "" for none. */
@@ -37,7 +41,7 @@ interface Assignment {
 }
 
 export function buildRequestMessage(schema: DescMessage, input: RestInput): Message {
-  const json: JsonObject = bodyJson(schema, input.bodyField, input.body);
+  const json: JsonObject = knownFieldsOnly(schema, bodyJson(schema, input.bodyField, input.body));
   const masks: { path: DescField[]; paths: string[] }[] = [];
   if (input.bodyField !== "*") {
     for (const [key, raw] of Object.entries(input.query)) {
@@ -56,7 +60,7 @@ export function buildRequestMessage(schema: DescMessage, input: RestInput): Mess
   }
   let message: Message;
   try {
-    // Strict: a misspelt field or an unknown enum value is refused, never silently dropped.
+    // Strict about known fields: an unknown enum value or a malformed value is refused, never dropped.
     message = fromJson(schema, json);
   } catch (error) {
     throw invalidArgument(`invalid request: ${(error as Error).message}`);
@@ -69,7 +73,7 @@ function bodyJson(schema: DescMessage, bodyField: string, body: unknown): JsonOb
   if (!bodyField || body === undefined || body === null) return {};
   if (bodyField === "*") {
     if (typeof body !== "object" || Array.isArray(body)) throw invalidArgument("the request body must be a JSON object");
-    return { ...(body as JsonObject) };
+    return body as JsonObject; // copied by knownFieldsOnly before path and query values are assigned
   }
   const field = schema.fields.find((f) => f.name === bodyField);
   if (!field) throw new Error(`body field ${bodyField} names no field of ${schema.typeName}`);
@@ -156,7 +160,7 @@ function maskPaths(raw: string | string[]): string[] {
     .flatMap((v) => v.split(","))
     .map((p) => p.trim())
     .filter(Boolean)
-    .map((p) => p.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+    .map(snakeCase);
 }
 
 function setField(message: Message, path: DescField[], value: Message): void {
