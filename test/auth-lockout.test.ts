@@ -1,8 +1,10 @@
-// Lockout per login id and the per-IP sign-in limit (contract §4.4–§4.6, §8.1;
-// specification "States and transitions", "Limits"): severities 1–3 INFO,
-// 4–10 WARNING, the 11th CRITICAL + bb.user.lock; a locked id refuses even the
-// right password; unknown ids behave the same; unlock by an admin; 60 sign-in
-// requests per minute per client IP, shared across replicas.
+// Lockout per login id and the per-IP sign-in limit (contract §4.3–§4.6, §5.1,
+// §8.1; specification "States and transitions", "Limits"): severities 1–3
+// INFO, 4–10 WARNING, the 11th CRITICAL + bb.user.lock and the end of the
+// user's sessions; a locked id refuses even the right password; unknown ids
+// behave the same; UpdateUser's current-password check counts and refuses the
+// same way; unlock by an admin; 60 sign-in requests per minute per client IP,
+// shared across replicas.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { StructSchema } from "@bufbuild/protobuf/wkt";
@@ -74,7 +76,7 @@ describe("sign-in lockout", () => {
     adminToken = first.body.accessToken;
     const body = { user: { password: STRONG_PASSWORD }, updateMask: "password", currentPassword: ADMIN.password };
     assert.equal((await rest("PATCH", "/v1/users/admin", { token: adminToken, body })).status, 200);
-    for (const id of ["alice", "carol", "dave", "dora", "frank", "gina", "henry"]) await makeUser(app.db, id);
+    for (const id of ["alice", "carol", "dave", "dora", "frank", "gina", "henry", "ivan", "judy", "kate"]) await makeUser(app.db, id);
   });
   after(() => app.close());
 
@@ -219,6 +221,61 @@ describe("sign-in lockout", () => {
     assert.equal(after.body.lockedUntil, undefined);
     assert.equal((await login("henry", STRONG_PASSWORD, ip)).status, 200);
     assert.equal(denials[0]!.resource, "users/henry", "the refused unlock names its target like the allowed one");
+  });
+
+  it("ends the sessions of a user whose login id gets locked", async () => {
+    const ip = nextIp();
+    const signedIn = await login("ivan", STRONG_PASSWORD, ip);
+    assert.equal(signedIn.status, 200);
+    const token = signedIn.body.accessToken;
+    await fail("ivan", 10, ip);
+    assert.equal((await rest("GET", "/v1/users/me", { token })).status, 200, "ten failures lock nothing");
+    await fail("ivan", 1, ip);
+    assert.equal((await rest("GET", "/v1/users/me", { token })).status, 401, "the lock revoked the session");
+    const live = await query(app, `select 1 from session_token s join principal p on p.id = s.principal_id where p.login_id = 'ivan' and s.revoked_time is null`);
+    assert.deepEqual(live, []);
+  });
+
+  it("counts a wrong current password of a self-service change like a failed sign-in, up to the lock", async () => {
+    const signedIn = await login("judy", STRONG_PASSWORD, nextIp());
+    const token = signedIn.body.accessToken;
+    const change = (currentPassword: string, password = "Brand-New-Pass-42") =>
+      rest<ErrorBody>("PATCH", "/v1/users/judy", { token, body: { user: { password }, updateMask: "password", currentPassword } });
+    const same = await change(STRONG_PASSWORD, STRONG_PASSWORD);
+    assert.deepEqual([same.status, same.body.code, same.body.message], [400, "invalid_argument", "user.password must differ from the current password"]);
+    assert.equal((await failureRow(app, "judy"))?.failure_count ?? 0, 0, "a right current password is not counted");
+
+    const replies: RestReply<ErrorBody>[] = [];
+    for (let i = 0; i < 11; i++) replies.push(await change(WRONG));
+    assert.deepEqual(replies.slice(0, 10).map((r) => [r.status, r.body.code, r.body.message]), Array(10).fill([400, "invalid_argument", "current_password is wrong"]));
+    assert.deepEqual([replies[10]!.status, replies[10]!.body.code], [400, "failed_precondition"]);
+    assert.match(replies[10]!.body.message, /locked until/);
+    assert.equal((await failureRow(app, "judy"))?.failure_count, 11);
+
+    const rows = await auditOf(app, "users/judy", "bb.auth.password.change");
+    const refused = rows.filter((r) => r.detail.failureCount !== undefined);
+    assert.deepEqual(refused.map((r) => r.severity), [...Array(3).fill("INFO"), ...Array(7).fill("WARNING"), "CRITICAL"]);
+    assert.deepEqual(refused.map((r) => r.detail.reason), Array(11).fill("wrong current password"));
+    const locks = await auditOf(app, "users/judy", "bb.user.lock");
+    assert.deepEqual(locks.map((r) => [r.severity, r.resource]), [["CRITICAL", "users/judy"]]);
+    assert.equal((await rest("GET", "/v1/users/me", { token })).status, 401, "the lock ended the session that made the tries");
+    assert.equal((await login("judy", STRONG_PASSWORD, nextIp())).status, 400);
+  });
+
+  it("refuses a right current password while the login id is locked, without counting it", async () => {
+    const signedIn = await login("kate", STRONG_PASSWORD, nextIp());
+    const token = signedIn.body.accessToken;
+    // A lock set elsewhere (another replica, or a race with this session's own revocation).
+    await query(app, `insert into login_failure (login_id, failure_count, locked_until) values ('kate', 11, now() + interval '10 minutes')`);
+    const body = { user: { password: "Brand-New-Pass-42" }, updateMask: "password", currentPassword: STRONG_PASSWORD };
+    const refused = await rest<ErrorBody>("PATCH", "/v1/users/kate", { token, body });
+    assert.deepEqual([refused.status, refused.body.code], [400, "failed_precondition"]);
+    assert.match(refused.body.message, /locked until/);
+    assert.equal((await failureRow(app, "kate"))?.failure_count, 11, "not counted again");
+    const [record] = (await auditOf(app, "users/kate", "bb.auth.password.change")).slice(-1);
+    assert.deepEqual([record?.severity, record?.status_code, record?.detail.reason], ["WARNING", "failed_precondition", "locked"]);
+    await query(app, `delete from login_failure where login_id = 'kate'`);
+    assert.equal((await login("kate", STRONG_PASSWORD, nextIp())).status, 200, "the password did not change");
   });
 });
 

@@ -1,6 +1,7 @@
-// Sign-in and sessions (contract §4.2, §4.3, §4.7): the bootstrap admin must
-// change its password first; tokens are opaque, revocable at once, rotated on
-// refresh with theft detection; cookies for browsers; the same over Connect.
+// Sign-in and sessions (contract §4.2, §4.3, §4.6, §4.7): the bootstrap admin
+// must change its password first; tokens are opaque, revocable at once,
+// rotated on refresh with theft detection; cookies for browsers (refresh from
+// the cookie, cleared at logout, Secure over https); the same over Connect.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createClient } from "@connectrpc/connect";
@@ -13,6 +14,20 @@ import { restClient } from "./helpers/rest.ts";
 import { ADMIN, makeUser, STRONG_PASSWORD } from "./helpers/users.ts";
 
 type Login = { accessToken: string; refreshToken: string; requireResetPassword?: boolean; user: { name: string } };
+
+/** A browser sign-in (`web: true`) as bob, or `loginId`. */
+function webLogin(baseUrl: string, headers: Record<string, string> = {}, loginId = "bob"): Promise<Response> {
+  return fetch(`${baseUrl}/v1/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify({ loginId, password: STRONG_PASSWORD, web: true }),
+  });
+}
+
+/** name → value of Set-Cookie headers. */
+function cookieJar(setCookies: string[]): Map<string, string> {
+  return new Map(setCookies.map((c) => c.split(";")[0]!.split("=") as [string, string]));
+}
 
 describe("sign-in and sessions", () => {
   let app: TestApp;
@@ -119,6 +134,54 @@ describe("sign-in and sessions", () => {
     const access = cookies.find((c) => c.startsWith("access-token="))!.split(";")[0]!;
     const me = await fetch(`${app.baseUrl}/v1/users/me`, { headers: { cookie: access } });
     assert.equal(me.status, 200);
+  });
+
+  it("refreshes from the refresh-token cookie and clears both cookies at logout", async () => {
+    const signedIn = await webLogin(app.baseUrl);
+    const cookies = cookieJar(signedIn.headers.getSetCookie());
+    const refreshed = await fetch(`${app.baseUrl}/v1/auth/refresh`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: `refresh-token=${cookies.get("refresh-token")}` },
+      body: JSON.stringify({ web: true }),
+    });
+    assert.equal(refreshed.status, 200, await refreshed.clone().text());
+    const pair = (await refreshed.json()) as Login;
+    assert.notEqual(pair.refreshToken, cookies.get("refresh-token"));
+    const renewed = cookieJar(refreshed.headers.getSetCookie());
+    assert.deepEqual([renewed.get("access-token"), renewed.get("refresh-token")], [pair.accessToken, pair.refreshToken], "the new pair is set as cookies");
+
+    const logout = await fetch(`${app.baseUrl}/v1/auth/logout`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: `access-token=${pair.accessToken}` },
+      body: "{}",
+    });
+    assert.equal(logout.status, 200);
+    const cleared = logout.headers.getSetCookie();
+    assert.deepEqual(cleared.map((c) => c.split(";")[0]).sort(), ["access-token=", "refresh-token="]);
+    for (const cookie of cleared) assert.match(cookie, /; Max-Age=0; Path=\/; HttpOnly; SameSite=Strict$/);
+    assert.equal((await fetch(`${app.baseUrl}/v1/users/me`, { headers: { cookie: `access-token=${pair.accessToken}` } })).status, 401);
+    const spent = await rest("POST", "/v1/auth/refresh", { body: { refreshToken: cookies.get("refresh-token") } });
+    assert.match(String(spent.body.message), /already used/, "the cookie's token was spent by the refresh");
+  });
+
+  it("marks the cookies Secure behind a trusted proxy that says https, and not otherwise", async () => {
+    const viaProxy = await webLogin(app.baseUrl, { "x-forwarded-proto": "https" });
+    for (const cookie of viaProxy.headers.getSetCookie()) assert.match(cookie, /; SameSite=Strict; Secure$/);
+    const plain = await webLogin(app.baseUrl);
+    for (const cookie of plain.headers.getSetCookie()) assert.doesNotMatch(cookie, /Secure/);
+  });
+
+  it("marks the cookies Secure when the external URL is https", async () => {
+    const own = await startTestApp({ flags: ["--external-url", "https://svc.example.com"] });
+    try {
+      await makeUser(own.db, "carl");
+      const reply = await webLogin(own.baseUrl, {}, "carl");
+      const cookies = reply.headers.getSetCookie();
+      assert.equal(cookies.length, 2);
+      for (const cookie of cookies) assert.match(cookie, /; SameSite=Strict; Secure$/);
+    } finally {
+      await own.close();
+    }
   });
 
   it("serves sign-in over Connect as well, and rejects HTTP Basic", async () => {

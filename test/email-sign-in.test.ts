@@ -1,23 +1,27 @@
 // Sign-in with an e-mail code (contract §4.1, §4.2, §4.4, §4.5): SendEmailCode
 // mails a 6-digit code through the EMAIL setting's SMTP server (a real one on
-// loopback); Login with the login id (or address) and the code signs in once.
+// loopback), after the reply; Login with the login id (or address) and the
+// code signs in once, even when it is presented twice at the same time.
 // Codes live 10 minutes, die after 5 wrong tries, are replaced by a newer
 // one and are stored only hashed; wrong codes count toward the lockout; an
-// unknown address gets the same answer and no mail; users with a second
-// factor still get the second step.
+// unknown address, or one of a user of an identity provider, gets the same
+// answer and no mail; users with a second factor still get the second step.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { createServer, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AuthService } from "../shared/gen/svc/v1/auth_service_pb.js";
-import type { TestApp } from "./helpers/app.ts";
+import { insertUser } from "../shared/user/user.store.ts";
+import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { eventually, mailedCode, setProfileField, startMailingApp } from "./helpers/email.ts";
 import { enrol, totpCode } from "./helpers/mfa.ts";
 import { restClient } from "./helpers/rest.ts";
-import { signIn } from "./helpers/sessions.ts";
+import { signIn, signInFirstAdmin } from "./helpers/sessions.ts";
 import type { SmtpPeer } from "./helpers/smtp.ts";
+import { ADMIN, makeUser } from "./helpers/users.ts";
 
 type Reply = { accessToken?: string; mfaTempToken?: string; user?: { name: string }; code?: string; message?: string };
 type AuditRow = { action: string; severity: string; status_code: string; request: string; detail: Record<string, unknown> };
@@ -62,7 +66,7 @@ describe("sign-in with an e-mail code", () => {
   };
 
   before(async () => {
-    ({ app, rest, smtp, admin } = await startMailingApp(["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank", "ivan"]));
+    ({ app, rest, smtp, admin } = await startMailingApp(["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank", "ivan", "jane", "kim"]));
     await enableCodes(true);
   });
   after(async () => {
@@ -205,11 +209,69 @@ describe("sign-in with an e-mail code", () => {
     assert.equal((await login({ loginId: "ivan", emailCode: code }, ip)).status, 200, "the code outlived the pause");
   });
 
+  it("lets exactly one of several concurrent sign-ins with one code through", async () => {
+    const code = await mailCode("jane@example.com", nextIp());
+    const replies = await Promise.all(Array.from({ length: 5 }, () => login({ loginId: "jane", emailCode: code }, nextIp())));
+    assert.deepEqual(replies.map((r) => r.status).sort(), [200, 401, 401, 401, 401]);
+    const sessions = await sql(`select 1 from session_token s join principal p on p.id = s.principal_id where p.login_id = 'jane' and s.kind = 'ACCESS'`);
+    assert.equal(sessions.length, 1);
+  });
+
+  it("sends no code to a user of an identity provider, who signs in there", async () => {
+    const ip = nextIp();
+    await insertUser(app.db, { loginId: "sso-kim", email: "kim.sso@example.com", title: "", type: "END_USER", source: "OIDC", passwordHash: null, requireResetPassword: false });
+    const sent = await sendCode("kim.sso@example.com", ip);
+    assert.deepEqual([sent.status, sent.body], [200, {}]);
+    assert.deepEqual(await sql(`select 1 from email_signin_code c join principal p on p.id = c.principal_id where p.login_id = 'sso-kim'`), []);
+    assert.equal((await sendCode("kim@example.com", ip)).status, 200);
+    assert.deepEqual((await smtp.next()).to, ["kim@example.com"], "the next mail is the local user's: none went to the provider's user");
+    assert.deepEqual(refusal(await login({ loginId: "sso-kim", emailCode: "123456" }, ip)), WRONG_CODE);
+  });
+
   it("answers OK when the SMTP server is down (the failure is only logged)", async () => {
     await smtp.close();
     smtpOpen = false;
     const sent = await sendCode("alice@example.com", nextIp());
     assert.deepEqual([sent.status, sent.body], [200, {}]);
     assert.equal((await sql(`select 1 from email_signin_code c join principal p on p.id = c.principal_id where p.login_id = 'alice'`)).length, 1);
+  });
+});
+
+describe("account mail after the reply", () => {
+  it("answers SendEmailCode and RequestPasswordReset without waiting for an SMTP server that never answers", async () => {
+    // Accepts connections and never greets: a delivery waits for its 10-second timeout.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const app = await startTestApp({ bootstrap: ADMIN });
+    try {
+      const rest = restClient(app.baseUrl);
+      const admin = await signInFirstAdmin(rest);
+      const port = (silent.address() as { port: number }).port;
+      const smtp = { host: "127.0.0.1", port, encryption: "NONE", authentication: "NONE" };
+      const configured = await rest("PATCH", "/v1/settings/EMAIL?updateMask=email", { token: admin, body: { value: { email: { from: "svc@example.com", smtp } } } });
+      assert.equal(configured.status, 200, JSON.stringify(configured.body));
+      await setProfileField(rest, admin, "allowEmailCodeSignin", true);
+      await makeUser(app.db, "lena");
+      const timed = async (path: string) => {
+        const started = performance.now();
+        const reply = await rest("POST", path, { body: { email: "lena@example.com" } });
+        return { status: reply.status, ms: performance.now() - started };
+      };
+      const code = await eventually(() => timed("/v1/auth:sendEmailCode"), (r) => r.status === 200, "allow_email_code_signin = true");
+      const reset = await timed("/v1/auth:requestPasswordReset");
+      assert.equal(reset.status, 200);
+      for (const { ms } of [code, reset]) assert.ok(ms < 3_000, `answered after ${Math.round(ms)} ms`);
+      const stored = await adminQuery(
+        `select (select count(*)::int from email_signin_code) as codes, (select count(*)::int from password_reset_token) as links`,
+        app.database.url,
+      );
+      assert.deepEqual(stored.rows[0], { codes: 1, links: 1 }, "stored during the call");
+      await eventually(async () => sockets.size, (n) => n > 0, "the deliveries connecting after the replies");
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+      await app.close();
+    }
   });
 });

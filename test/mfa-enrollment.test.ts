@@ -1,8 +1,9 @@
 // Second-factor enrolment through UpdateUser (contract §5.1, §3.4): a pending
 // secret with its otpauth URI and QR code, confirmed with a code computed from
 // it; ten recovery codes shown once and stored hashed; regenerating them;
-// disabling with a code or the password; secrets sealed at rest and redacted
-// from audit records; the same over Connect.
+// disabling with a code or the password; replacing an enabled factor only
+// with proof of it; secrets sealed at rest and redacted from audit records;
+// the same over Connect.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
@@ -143,6 +144,46 @@ describe("second-factor enrolment", () => {
       ["invalid_argument", "invalid_argument", "invalid_argument", "ok", "failed_precondition", "ok"],
     );
     for (const record of records) assert.ok(!record.request.includes(STRONG_PASSWORD) && !record.request.includes(secret));
+  });
+
+  it("replaces an enabled factor only with proof of it: a code of the factor or the password, the password to enable the new one", async () => {
+    await makeUser(app.db, "gail");
+    const token = await signIn(rest, "gail");
+    const { secret: first } = await enrol(rest, token, "gail");
+    const restart = (extra: object) => patch("gail", token, { regenerateTempMfaSecret: true, ...extra });
+    const pendingSecret = async () => (await sql<{ s: string | null }>(`select mfa_temp_secret as s from principal where login_id = 'gail'`))[0]!.s;
+
+    const bare = await restart({});
+    assert.deepEqual([bare.status, bare.body.code, bare.body.message], [400, "invalid_argument", "otp_code or current_password is required to replace the enabled second factor"]);
+    const wrong = await restart({ otpCode: await wrongCode(first) });
+    assert.deepEqual([wrong.status, wrong.body.message], [400, "otp_code: invalid verification code"]);
+    const wrongPassword = await restart({ currentPassword: "Not-The-Password-1" });
+    assert.deepEqual([wrongPassword.status, wrongPassword.body.message], [400, "current_password is wrong"]);
+    const [failures] = await sql<{ failure_count: number }>(`select failure_count from login_failure where login_id = 'gail'`);
+    assert.equal(failures?.failure_count, 2, "wrong proofs count toward the lockout");
+    assert.equal(await pendingSecret(), null, "nothing was started without proof");
+
+    const byCode = await restart({ otpCode: await totpCode(first, 1) });
+    assert.equal(byCode.status, 200, JSON.stringify(byCode.body));
+    assert.match(byCode.body.tempOtpSecret!, /^[A-Z2-7]{32}$/);
+    const byPassword = await restart({ currentPassword: STRONG_PASSWORD });
+    assert.equal(byPassword.status, 200, JSON.stringify(byPassword.body));
+    const second = byPassword.body.tempOtpSecret!;
+
+    const enable = async (extra: object) => patch("gail", token, { user: { mfaEnabled: true }, updateMask: "mfaEnabled", otpCode: await totpCode(second), ...extra });
+    const unproven = await enable({});
+    assert.deepEqual([unproven.status, unproven.body.code], [400, "invalid_argument"]);
+    assert.match(unproven.body.message!, /^current_password is required to enable a new second factor/);
+    const proven = await enable({ currentPassword: STRONG_PASSWORD });
+    assert.equal(proven.status, 200, JSON.stringify(proven.body));
+    assert.equal(proven.body.tempRecoveryCodes?.length, 10);
+
+    const old = await signInWithCode("gail", { otpCode: await totpCode(first, 1) });
+    assert.deepEqual([old.status, old.body.message], [401, "invalid verification code"], "the replaced factor no longer signs in");
+    const current = await signInWithCode("gail", { otpCode: await totpCode(second, 1) });
+    assert.equal(current.status, 200, JSON.stringify(current.body));
+    const records = (await auditOf("gail")).filter((r) => r.action === "bb.auth.mfa.enable").map((r) => r.status_code);
+    assert.deepEqual(records, ["ok", "invalid_argument", "ok"]);
   });
 
   it("refuses what is not enrolment: another user's factor, mixed masks, enabling without a pending secret", async () => {

@@ -2,8 +2,10 @@
 // link with a single-use token valid 30 minutes to the local user with the
 // address, through a real SMTP server on loopback; ResetPassword sets a
 // password that meets the policy, revokes the user's sessions and records
-// bb.auth.password.reset without secrets. Unknown addresses get the same
-// answer and no mail; both calls count toward the per-IP sign-in limit.
+// bb.auth.password.reset without secrets; of concurrent uses of one link only
+// one passes, and any other password change spends the user's links. Unknown
+// addresses get the same answer and no mail; both calls count toward the
+// per-IP sign-in limit.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
@@ -60,7 +62,7 @@ describe("forgotten password by e-mail", () => {
                    where action = 'bb.auth.password.reset' and actor = 'users/${loginId}' order by id`);
 
   before(async () => {
-    ({ app, rest, smtp, admin } = await startMailingApp(["rita", "sam", "tom", "uma", "vera", "walt"]));
+    ({ app, rest, smtp, admin } = await startMailingApp(["rita", "sam", "tom", "uma", "vera", "walt", "xena", "yuri"]));
   });
   after(async () => {
     await smtp.close();
@@ -133,10 +135,33 @@ describe("forgotten password by e-mail", () => {
       const reply = await requestReset(email, ip);
       assert.deepEqual([reply.status, reply.body, reply.headers.get("content-type")], [200, {}, "application/json; charset=utf-8"]);
     }
-    assert.equal(smtp.received.length, before);
     assert.deepEqual(await sql(`select 1 from password_reset_token t join principal p on p.id = t.principal_id where p.login_id in ('sso-user', 'robot')`), []);
+    await mailLink("tom@example.com", ip);
+    assert.equal(smtp.received.length, before + 1, "the only mail since is the local user's");
     const bad = await requestReset("not-an-address", ip);
     assert.deepEqual([bad.status, bad.body.code], [400, "invalid_argument"]);
+  });
+
+  it("lets exactly one of several concurrent uses of one link through", async () => {
+    const token = mailedToken((await mailLink("xena@example.com", nextIp())).raw);
+    const replies = await Promise.all(Array.from({ length: 5 }, (_, i) => reset(token, `${NEW_PASSWORD}-${i}`, nextIp())));
+    assert.deepEqual(replies.map((r) => r.status).sort(), [200, 401, 401, 401, 401]);
+    const winner = replies.findIndex((r) => r.status === 200);
+    const signedIn = await rest("POST", "/v1/auth/login", { body: { loginId: "xena", password: `${NEW_PASSWORD}-${winner}` } });
+    assert.equal(signedIn.status, 200, "the password is the winner's");
+    assert.equal((await resetRecords("xena")).filter((r) => r.status_code === "ok").length, 1);
+  });
+
+  it("spends the user's links when the password is changed another way", async () => {
+    const ip = nextIp();
+    const token = mailedToken((await mailLink("yuri@example.com", ip)).raw);
+    const session = await signIn(rest, "yuri");
+    const changed = await rest("PATCH", "/v1/users/yuri", {
+      token: session,
+      body: { user: { password: NEW_PASSWORD }, updateMask: "password", currentPassword: STRONG_PASSWORD },
+    });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.deepEqual(refusal(await reset(token, "Yet-Another-Pass-8", ip)), INVALID_LINK);
   });
 
   it("links to the external URL when the workspace has one", async () => {

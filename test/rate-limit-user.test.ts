@@ -56,7 +56,7 @@ describe("per-user rate limit", () => {
     app = await startTestApp({ flags: ["--rate-limit-per-user", String(LIMIT)] });
     rest = restClient(app.baseUrl);
     connect = createConnectTransport({ baseUrl: app.baseUrl, httpVersion: "1.1" });
-    for (const loginId of ["alice", "bob", "carol", "dave", "erin"]) {
+    for (const loginId of ["alice", "bob", "carol", "dave", "erin", "gwen"]) {
       await makeUser(app.db, loginId);
       const reply = await signIn(loginId);
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
@@ -122,12 +122,36 @@ describe("per-user rate limit", () => {
     assert.ok(viaConnect.accessToken, "a user over its limit can still sign in");
   });
 
+  it("does not count the e-mail and single sign-on calls under the per-IP sign-in limit; counts the others of AuthService", async () => {
+    for (let i = 0; i < LIMIT; i++) assert.equal((await me("gwen")).status, 200);
+    const send = (path: string, body: object) => rest<ErrorBody>("POST", path, { token: tokens.get("gwen"), body, headers: { "x-forwarded-for": nextIp() } });
+    const answers = [
+      await send("/v1/auth:sendEmailCode", { email: "gwen@example.com" }),
+      await send("/v1/auth:requestPasswordReset", { email: "gwen@example.com" }),
+      await send("/v1/auth:resetPassword", { token: "spr_unknown", newPassword: STRONG_PASSWORD }),
+      await send("/v1/auth/saml/acs", { relayState: "unknown", samlResponse: "" }),
+    ];
+    const callback = await rest<ErrorBody>("GET", "/v1/auth/oidc/callback?code=x&state=unknown", { token: tokens.get("gwen"), headers: { "x-forwarded-for": nextIp() } });
+    // Refused for what they are (no e-mail setting, no such link, no external URL), never for the user's request count.
+    assert.deepEqual([...answers, callback].map((r) => `${r.status} ${r.body.code}`), [
+      "400 failed_precondition", "400 failed_precondition", "401 unauthenticated", "400 failed_precondition", "400 failed_precondition",
+    ]);
+    const startSso = await rest<ErrorBody>("GET", "/v1/auth/idps/corp:start", { token: tokens.get("gwen") });
+    assert.equal(startSso.status, 429, "StartSso is not under the per-IP limit, so the user's limit holds");
+  });
+
   it("writes no audit record and no store row for a refused call", async () => {
-    const before = await adminQuery("select count(*)::int as n from audit_log", app.database.url);
+    const count = async () =>
+      (await adminQuery(
+        `select (select count(*)::int from audit_log) as records, (select count(*)::int from rate_limit_hit) as hits,
+                (select count(*)::int from session_token where revoked_time is not null) as revoked`,
+        app.database.url,
+      )).rows[0];
+    const before = await count();
     assert.equal((await me("alice")).status, 429);
     assert.equal((await rest("POST", "/v1/auth/logout", { token: tokens.get("alice"), body: {} })).status, 429);
-    const afterRefusals = await adminQuery("select count(*)::int as n from audit_log", app.database.url);
-    assert.deepEqual(afterRefusals.rows, before.rows);
+    assert.deepEqual(await count(), before, "no record, no counter row, and the refused logout revoked nothing");
+    assert.equal((await rest("POST", "/v1/auth/refresh", { body: { refreshToken: "srt_unknown" } })).status, 401, "a call without a credential is not refused");
   });
 });
 

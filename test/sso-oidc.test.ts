@@ -3,11 +3,14 @@
 // the browser's redirects land on the callback, which sets the session
 // cookies and answers 303 to the same-origin path given at the start. The
 // first sign-in creates the user, later ones match it; wrong, replayed and
-// tampered callbacks are refused and recorded; SSO_GROUP_MAPPING grants and
-// replaces only the bindings it manages; password sign-in turned off leaves
-// SSO and the administrators' break-glass sign-in working.
+// tampered callbacks are refused and recorded, as is an e-mail address the
+// provider has not verified; two first sign-ins at once create the user
+// once; SSO_GROUP_MAPPING grants and replaces only the bindings it manages
+// (and locks no other policy); password sign-in turned off leaves SSO and the
+// administrators' break-glass sign-in working.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import pg from "pg";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AuthService } from "../shared/gen/svc/v1/auth_service_pb.js";
@@ -235,6 +238,56 @@ describe("OIDC single sign-on", () => {
       ["bb.role.revoke", "workspaces/-", "roles/workspaceDBA"],
       ["bb.role.assign", "projects/alpha", "roles/projectDeveloper"],
     ]);
+  });
+
+  it("refuses an e-mail address the provider has not verified when the login id or e-mail comes from it", async () => {
+    const since = await lastAuditId();
+    idp.account = { sub: "mallory", email: "alice@example.com", email_verified: false, name: "Mallory", groups: [] };
+    const { response } = await signInThroughIdp();
+    assert.equal(response.status, 403);
+    const body = (await response.json()) as Json;
+    assert.equal(body.code, "permission_denied");
+    assert.match(body.message, /has not verified this account's e-mail address \(email_verified is not true\)/);
+    const records = (await audit(since)).filter((r) => r.action.startsWith("bb.auth.login"));
+    assert.deepEqual(records.map((r) => [r.action, r.status_code, r.detail.reason]), [
+      ["bb.auth.login.fail", "permission_denied", "e-mail address not verified by the identity provider"],
+    ]);
+    const title = (await adminQuery(`select title from principal where login_id = 'alice@example.com'`, app.database.url)).rows[0].title;
+    assert.notEqual(title, "Mallory", "the existing user was not touched");
+  });
+
+  it("creates a user once when its first sign-in runs in two tabs at the same time", async () => {
+    idp.account = { sub: "nina", email: "nina@example.com", name: "Nina", groups: [] };
+    const tabs = [await reachCallback(), await reachCallback()];
+    const responses = await Promise.all(tabs.map(({ browser, callback }) => browser.request(callback)));
+    assert.deepEqual(responses.map((r) => r.status), [303, 303]);
+    for (const { browser } of tabs) assert.equal((await currentUser(browser)).body.name, "users/nina@example.com");
+    const created = await adminQuery(`select count(*)::int as n from audit_log where action = 'bb.users.create' and resource = 'users/nina@example.com'`, app.database.url);
+    assert.equal(created.rows[0].n, 1);
+    const rows = await adminQuery(`select count(*)::int as n from principal where login_id = 'nina@example.com'`, app.database.url);
+    assert.equal(rows.rows[0].n, 1);
+  });
+
+  it("locks only the policies holding the mapping's own bindings for the user", async () => {
+    idp.account = { sub: "olga", email: "olga@example.com", name: "Olga", groups: [] };
+    assert.equal((await signInThroughIdp()).response.status, 303);
+    // An administrator's binding of the user in another policy, which a sign-in has no business waiting for.
+    await adminQuery(
+      `insert into iam_policy (scope, bindings) values ('projects/beta', '[{"role": "roles/projectViewer", "members": ["user:login_id=olga@example.com"]}]')`,
+      app.database.url,
+    );
+    const holder = new pg.Client({ connectionString: app.database.url });
+    await holder.connect();
+    try {
+      await holder.query("begin");
+      await holder.query("select 1 from iam_policy where scope = 'projects/beta' for update");
+      const { browser, callback } = await reachCallback();
+      const response = await browser.request(callback, { signal: AbortSignal.timeout(5_000) });
+      assert.equal(response.status, 303, "the sign-in did not wait for the unrelated policy");
+    } finally {
+      await holder.query("rollback");
+      await holder.end();
+    }
   });
 
   it("with password sign-in disabled: SSO works, administrators still sign in with a password, others do not", async () => {

@@ -1,14 +1,18 @@
 // Users and service accounts (contract §5.1, §6.5): creation by an
-// administrator or by sign-up, roles with expiry, service keys, listing with
-// filter and keyset paging, soft delete and undelete with the last-admin guard.
+// administrator or by sign-up (once under concurrent creation), roles with
+// expiry, service keys and their rotation, listing with filter, lock state and
+// keyset paging, soft delete and undelete with the last-admin guard.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { UserService } from "../shared/gen/svc/v1/user_service_pb.js";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { restClient } from "./helpers/rest.ts";
 import { ADMIN, STRONG_PASSWORD } from "./helpers/users.ts";
 
-type User = { name: string; loginId: string; type?: string; state?: string; serviceKey?: string };
+type User = { name: string; loginId: string; type?: string; state?: string; serviceKey?: string; locked?: boolean; lockedUntil?: string };
 
 describe("users", () => {
   let app: TestApp;
@@ -85,6 +89,56 @@ describe("users", () => {
     assert.equal(JSON.parse(audit.rows[0].response).serviceKey, "***");
   });
 
+  it("creates a login id once when ten ask for it at the same time; the others get already_exists", async () => {
+    const replies = await Promise.all(Array.from({ length: 10 }, () => create("racer", { password: STRONG_PASSWORD }, admin)));
+    const outcomes = replies.map((r) => `${r.status} ${(r.body as unknown as { code?: string }).code ?? "ok"}`).sort();
+    assert.deepEqual(outcomes, ["200 ok", ...Array(9).fill("409 already_exists")]);
+    const rows = await adminQuery("select count(*)::int as n from principal where login_id = 'racer'", app.database.url);
+    assert.equal(rows.rows[0].n, 1);
+    const members = (await workspaceBindings()).filter((b) => b.members.includes("user:login_id=racer"));
+    assert.deepEqual(members.map((b) => b.role), ["roles/workspaceMember"], "bound once");
+    const records = await adminQuery(`select status_code from audit_log where action = 'bb.users.create' and resource = 'users/racer' order by id`, app.database.url);
+    assert.deepEqual(records.rows.map((r) => r.status_code).sort(), [...Array(9).fill("already_exists"), "ok"]);
+  });
+
+  it("rotates a service account's key: the new key is shown once and works, the old one stops at once", async () => {
+    const created = await create("deploy-bot", { type: "SERVICE_ACCOUNT" }, admin);
+    const oldKey = created.body.serviceKey!;
+    assert.equal((await rest("GET", "/v1/users/me", { token: oldKey })).status, 200);
+    const rotated = await rest<User>("PATCH", "/v1/users/deploy-bot", { token: admin, body: { regenerateServiceKey: true } });
+    assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+    const newKey = rotated.body.serviceKey!;
+    assert.match(newKey, /^ssk_[A-Za-z0-9_-]{43}$/);
+    assert.notEqual(newKey, oldKey);
+    assert.equal((await rest("GET", "/v1/users/me", { token: oldKey })).status, 401, "the old key stops working");
+    assert.equal((await rest<User>("GET", "/v1/users/me", { token: newKey })).body.loginId, "deploy-bot");
+    assert.equal((await rest<User>("GET", "/v1/users/deploy-bot", { token: admin })).body.serviceKey, undefined, "never read back");
+
+    // The account rotates its own key over Connect, with the key itself.
+    const users = createClient(UserService, createConnectTransport({ baseUrl: app.baseUrl, httpVersion: "1.1" }));
+    const own = await users.updateUser({ user: { name: "users/deploy-bot" }, regenerateServiceKey: true }, { headers: { authorization: `Bearer ${newKey}` } });
+    assert.match(own.serviceKey, /^ssk_/);
+    assert.equal((await rest("GET", "/v1/users/me", { token: newKey })).status, 401);
+    assert.equal((await rest("GET", "/v1/users/me", { token: own.serviceKey })).status, 200);
+
+    const records = await adminQuery(`select actor, status_code, response from audit_log where action = 'bb.users.update' and resource = 'users/deploy-bot' order by id`, app.database.url);
+    assert.deepEqual(records.rows.map((r) => [r.actor, r.status_code, JSON.parse(r.response).serviceKey]), [
+      ["users/admin", "ok", "***"],
+      ["users/deploy-bot", "ok", "***"],
+    ]);
+    const leaks = await adminQuery(`select id from audit_log where request || response like '%${own.serviceKey}%' or request || response like '%${newKey}%'`, app.database.url);
+    assert.deepEqual(leaks.rows, []);
+
+    const endUser = await rest<{ code: string; message: string }>("PATCH", "/v1/users/carol", { token: admin, body: { regenerateServiceKey: true } });
+    assert.deepEqual([endUser.status, endUser.body.code], [400, "failed_precondition"]);
+    assert.match(endUser.body.message, /not a service account/);
+    await adminQuery("update principal set require_reset_password = false where login_id = 'carol'", app.database.url);
+    const carol = (await login("carol")).body.accessToken;
+    const stranger = await rest("PATCH", "/v1/users/deploy-bot", { token: carol, body: { regenerateServiceKey: true } });
+    assert.equal(stranger.status, 403, "another user's key needs bb.users.update");
+    assert.equal((await rest("GET", "/v1/users/me", { token: own.serviceKey })).status, 200, "the refused rotation changed nothing");
+  });
+
   it("lists users with a filter and stable keyset pages", async () => {
     for (const id of ["list-a", "list-b", "list-c"]) assert.equal((await create(id, { password: STRONG_PASSWORD, title: `Lister ${id}` }, admin)).status, 200);
     const first = await rest<{ users: User[]; nextPageToken: string }>("GET", "/v1/users?filter=title:lister&pageSize=2", { token: admin });
@@ -98,7 +152,21 @@ describe("users", () => {
     assert.equal(bad.status, 400);
     assert.match(bad.body.message, /unknown filter field "owner"/);
     const accounts = await rest<{ users: User[] }>("GET", "/v1/users?filter=type=SERVICE_ACCOUNT", { token: admin });
-    assert.deepEqual(accounts.body.users.map((u) => u.loginId), ["ci-bot"]);
+    assert.deepEqual(accounts.body.users.map((u) => u.loginId), ["ci-bot", "deploy-bot"]);
+  });
+
+  it("shows in the list which users are locked, and until when", async () => {
+    await adminQuery(
+      `insert into login_failure (login_id, failure_count, locked_until) values
+         ('list-b', 11, now() + interval '10 minutes'), ('list-c', 11, now() - interval '1 minute'), ('list-0', 3, null)`,
+      app.database.url,
+    );
+    const lockedUntil = (await adminQuery("select locked_until from login_failure where login_id = 'list-b'", app.database.url)).rows[0].locked_until as Date;
+    const listed = await rest<{ users: User[] }>("GET", "/v1/users?filter=title:lister", { token: admin });
+    assert.deepEqual(
+      listed.body.users.map((u) => [u.loginId, u.locked ?? false, u.lockedUntil]),
+      [["list-a", false, undefined], ["list-b", true, lockedUntil.toISOString()], ["list-c", false, undefined], ["list-0", false, undefined]],
+    );
   });
 
   it("keeps one administrator when two delete themselves at once", async () => {

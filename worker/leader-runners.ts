@@ -1,4 +1,5 @@
-// Periodic runners that only the leader runs (contract §15.7).
+// Periodic runners that only the leader runs (contract §15.7): every hour it
+// schedules the clean-ups, each at most once at a time (job keys).
 import { addJob } from "../shared/jobs/jobs.store.ts";
 import type { Db } from "../shared/platform/db.ts";
 import type { Logger } from "../shared/platform/logger.ts";
@@ -8,11 +9,12 @@ const PERMAFAILED_RETENTION_DAYS = 30;
 
 /** Starts the leader's runners; resolves to the function that stops them. */
 export async function startLeaderRunners(db: Db, logger: Logger): Promise<() => Promise<void>> {
+  const once = { jobKeyMode: "unsafe_dedupe" } as const;
   const scheduleCleanup = () =>
-    addJob(db, "maintenance.cleanupJobs", { permafailedOlderThanDays: PERMAFAILED_RETENTION_DAYS }, {
-      jobKey: "maintenance.cleanupJobs",
-      jobKeyMode: "unsafe_dedupe",
-    }).catch((error: unknown) => logger.warn({ error }, "could not schedule the job clean-up"));
+    Promise.all([
+      addJob(db, "maintenance.cleanupJobs", { permafailedOlderThanDays: PERMAFAILED_RETENTION_DAYS }, { ...once, jobKey: "maintenance.cleanupJobs" }),
+      addJob(db, "maintenance.cleanupSignInState", {}, { ...once, jobKey: "maintenance.cleanupSignInState" }),
+    ]).catch((error: unknown) => logger.warn({ error }, "could not schedule the clean-ups"));
   await scheduleCleanup();
   const timer = setInterval(() => void scheduleCleanup(), CLEANUP_EVERY_MS);
   return async () => clearInterval(timer);

@@ -1,6 +1,7 @@
 // AuthService's e-mail RPCs: SendEmailCode (contract §4.1, §4.2) and the
 // forgotten-password pair RequestPasswordReset / ResetPassword (§5.3). The
-// mail goes out during the call, through the EMAIL setting's SMTP server.
+// code or link is stored during the call; the mail goes out right after the
+// reply, through the EMAIL setting's SMTP server.
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { sendEmailCode } from "../../shared/auth/email-code.ts";
 import { requestPasswordReset, resetPassword } from "../../shared/auth/password-reset.ts";

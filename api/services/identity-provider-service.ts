@@ -38,7 +38,7 @@ export function identityProviderService(deps: IdentityProviderDeps) {
     async listIdentityProviders(req, context) {
       const caller = context.values.get(kPrincipal);
       const full = caller !== undefined && (await hasPermission(deps.db, caller, "bb.identityProviders.get", WORKSPACE));
-      const page = await listIdentityProviders(deps.db, pageSize(req.pageSize, { max: 1000 }), req.pageToken);
+      const page = await listIdentityProviders(deps.db, pageSize(req.pageSize), req.pageToken);
       const url = await externalUrl();
       return {
         identityProviders: page.idps.map((row) => (full ? toIdentityProvider(row, url) : toPublicIdentityProvider(row))),

@@ -6,7 +6,6 @@ import type { IssuedSession } from "../../shared/auth/sessions.ts";
 import { requestFacts } from "../transport/context.ts";
 import { ACCESS_COOKIE, REFRESH_COOKIE } from "../transport/cookies.ts";
 
-
 export function setSessionCookies(context: HandlerContext, session: IssuedSession, externalUrl: string): void {
   const secure = isSecure(context, externalUrl);
   const now = Date.now();

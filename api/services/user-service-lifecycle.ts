@@ -2,6 +2,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type User, type UserService, UserType } from "../../shared/gen/svc/v1/user_service_pb.js";
+import { activeLock, activeLocks } from "../../shared/auth/lockout.ts";
 import { groupIdsOfUser, groupIdsOfUsers } from "../../shared/group/group-member.store.ts";
 import { parseFilter, type FilterFields } from "../../shared/list/filter.ts";
 import { decodePageToken, encodePageToken, pageSize } from "../../shared/list/page.ts";
@@ -29,14 +30,15 @@ export function userLifecycleMethods(deps: UserDeps): LifecycleMethods {
     async listUsers(req) {
       const terms = parseFilter(req.filter, FILTER_FIELDS);
       const query = JSON.stringify({ filter: req.filter, showDeleted: req.showDeleted });
-      const limit = pageSize(req.pageSize, { max: 1000 });
+      const limit = pageSize(req.pageSize);
       const [afterId = 0] = decodePageToken(req.pageToken, query) ?? [];
       const rows = await listUsers(deps.db, { terms, showDeleted: req.showDeleted, afterId: Number(afterId), limit: limit + 1 });
       const page = rows.slice(0, limit);
       const last = page.at(-1);
-      const groups = await groupIdsOfUsers(deps.db, page.map((row) => row.loginId));
+      const loginIds = page.map((row) => row.loginId);
+      const [locks, groups] = await Promise.all([activeLocks(deps.db, loginIds), groupIdsOfUsers(deps.db, loginIds)]);
       return {
-        users: page.map((row) => toUser(row, undefined, groups.get(row.loginId))),
+        users: page.map((row) => toUser(row, locks.get(row.loginId), groups.get(row.loginId))),
         nextPageToken: rows.length > limit && last ? encodePageToken(query, [last.id]) : "",
       };
     },
@@ -60,7 +62,7 @@ export function userLifecycleMethods(deps: UserDeps): LifecycleMethods {
     async undeleteUser(req, context) {
       const tx = auditScope(context).tx;
       const user = await undeleteUser(tx, loginIdOfUserName(req.name));
-      return toUser(user, undefined, await groupIdsOfUser(tx, user.loginId));
+      return toUser(user, await activeLock(tx, user.loginId), await groupIdsOfUser(tx, user.loginId));
     },
   };
 }

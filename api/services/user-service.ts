@@ -1,7 +1,8 @@
 // UserService: the caller's own user, reading users, updating them (with
-// second-factor enrolment), resetting a second factor, and lifting a sign-in
-// lock (contract §5.1).
+// second-factor enrolment and service-key rotation), resetting a second
+// factor, and lifting a sign-in lock (contract §5.1).
 import { activeLock, unlock } from "../../shared/auth/lockout.ts";
+import { userName } from "../../shared/auth/principal.ts";
 import { UserService } from "../../shared/gen/svc/v1/user_service_pb.js";
 import { groupIdsOfUser } from "../../shared/group/group-member.store.ts";
 import { requirePermission, WORKSPACE } from "../../shared/iam/authorize.ts";
@@ -44,8 +45,8 @@ export function userService(deps: UserDeps) {
       const principal = callerOf(context);
       const audit = auditScope(context);
       const loginId = loginIdOfUserName(req.user?.name ?? "", principal);
-      audit.resource = `users/${loginId}`;
-      const { reveal } = await updateUser(audit, principal, deps.secrets, await readWorkspaceProfile(deps.settings), {
+      audit.resource = userName(loginId);
+      const { reveal, serviceKey } = await updateUser(audit, principal, deps.secrets, await readWorkspaceProfile(deps.settings), {
         loginId,
         paths: req.updateMask?.paths ?? [],
         title: req.user?.title ?? "",
@@ -56,6 +57,7 @@ export function userService(deps: UserDeps) {
         otpCode: req.otpCode,
         regenerateTempMfaSecret: req.regenerateTempMfaSecret,
         regenerateRecoveryCodes: req.regenerateRecoveryCodes,
+        regenerateServiceKey: req.regenerateServiceKey,
       });
       return {
         ...(await userView(audit.tx, loginId)),
@@ -63,6 +65,7 @@ export function userService(deps: UserDeps) {
         tempOtpUri: reveal.enrollment?.uri ?? "",
         tempOtpQrCode: reveal.enrollment?.qrCode ?? "",
         tempRecoveryCodes: reveal.recoveryCodes ?? [],
+        serviceKey: serviceKey ?? "",
       };
     },
     async resetMfa(req, context) {
@@ -74,7 +77,7 @@ export function userService(deps: UserDeps) {
     async unlockUser(req, context) {
       const audit = auditScope(context);
       const loginId = parseLoginId(req.loginId, "login_id");
-      audit.resource = `users/${loginId}`;
+      audit.resource = userName(loginId);
       audit.detail = { wasLocked: await unlock(audit.tx, loginId) };
       return {};
     },

@@ -1,16 +1,16 @@
 // Sign-in with an e-mail code (contract §4.2, §4.4, §4.5): `loginId` (the
-// login id, or the e-mail address of exactly one active end user) with the
-// code SendEmailCode mailed, only while allow_email_code_signin is on. The
-// code stands in for the password: a user with a second factor still gets
-// the second step, and a wrong code counts toward the login id's lockout as
-// a wrong password does. disallow_password_signin does not apply: a mailed
+// login id, or the e-mail address of exactly one active local end user) with
+// the code SendEmailCode mailed, only while allow_email_code_signin is on.
+// The code stands in for the password: a user with a second factor still
+// gets the second step, and a wrong code counts toward the login id's lockout
+// as a wrong password does. disallow_password_signin does not apply: a mailed
 // code is not a password.
 import type { CommonQueryMethods } from "slonik";
 import type { CallAudit } from "../audit/call-audit.ts";
 import type { Db } from "../platform/db.ts";
-import { failedPrecondition, invalidArgument } from "../platform/errors.ts";
+import { failedPrecondition, invalidArgument, unauthenticated } from "../platform/errors.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
-import { findActiveUsersByEmail, findUserByLoginId, type UserRow } from "../user/user.store.ts";
+import { findActiveLocalUsersByEmail, findUserByLoginId, type UserRow } from "../user/user.store.ts";
 import { checkEmailCode, EMAIL_CODE_DISABLED } from "./email-code.ts";
 import { finishFirstStep, openLoginAttempt, type LoginResult } from "./first-step.ts";
 import { lockForAttempt, settleSuccess } from "./lockout.ts";
@@ -39,7 +39,7 @@ export async function emailCodeLogin(sideDb: Db, audit: CallAudit, profile: Work
   // Attempts on one login id take turns from here, as second-factor attempts do.
   const lockedUntil = await lockForAttempt(tx, loginId);
   if (lockedUntil) throw lockedRefusal(audit, lockedUntil);
-  const wrongCode = () => refuseWrongCredential(audit, loginId, Refusal.wrongEmailCode, WRONG_CODE);
+  const wrongCode = () => refuseWrongCredential(audit, loginId, Refusal.wrongEmailCode, unauthenticated(WRONG_CODE));
   if (!user) throw await wrongCode();
   const check = await checkEmailCode(tx, user.id, input.emailCode);
   if (!check.valid) {
@@ -51,11 +51,14 @@ export async function emailCodeLogin(sideDb: Db, audit: CallAudit, profile: Work
   return finishFirstStep(audit, profile, client, user);
 }
 
-/** The active end user the typed id names: by login id first, else the only one with that e-mail address. */
+/**
+ * The active local end user the typed id names (the only users codes are
+ * mailed to): by login id first, else the only one with that e-mail address.
+ */
 async function codeHolder(tx: CommonQueryMethods, typed: string): Promise<UserRow | undefined> {
   const byLoginId = await findUserByLoginId(tx, typed);
-  if (byLoginId) return byLoginId.state === "ACTIVE" && byLoginId.type === "END_USER" ? byLoginId : undefined;
+  if (byLoginId) return byLoginId.state === "ACTIVE" && byLoginId.type === "END_USER" && byLoginId.source === "LOCAL" ? byLoginId : undefined;
   if (!typed.includes("@")) return undefined;
-  const byEmail = await findActiveUsersByEmail(tx, typed);
+  const byEmail = await findActiveLocalUsersByEmail(tx, typed);
   return byEmail.length === 1 ? byEmail[0] : undefined;
 }

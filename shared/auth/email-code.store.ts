@@ -33,3 +33,9 @@ export async function countEmailCodeFailure(db: CommonQueryMethods, principalId:
 export async function deleteEmailCode(db: CommonQueryMethods, principalId: number): Promise<void> {
   await db.query(sql.unsafe`delete from email_signin_code where principal_id = ${principalId}`);
 }
+
+/** Deletes the codes that have expired; answers how many. */
+export async function deleteExpiredEmailCodes(db: CommonQueryMethods): Promise<number> {
+  const result = await db.query(sql.unsafe`delete from email_signin_code where expire_time <= now()`);
+  return result.rowCount;
+}

@@ -1,47 +1,45 @@
 // E-mail sign-in codes (contract §4.1, §4.2): SendEmailCode mails a 6-digit
-// code to every active end user with the address, in place of the user's
-// earlier code. A code is valid 10 minutes, works once and dies after 5 wrong
-// tries; it is stored only as a SHA-256 hash bound to the principal id. The
-// reply is the same whether or not a user has the address (only the time
-// taken by the SMTP delivery differs).
-import { createHash, randomInt } from "node:crypto";
+// code to every active local end user with the address, in place of the
+// user's earlier code (account-mail.ts: the reply does not wait for the mail,
+// and is the same whether or not a user has the address). A user of an
+// identity provider gets none: it signs in there. A code is valid 10
+// minutes, works once and dies after 5 wrong tries; it is stored only as a
+// SHA-256 hash bound to the principal id.
+import { randomInt } from "node:crypto";
 import type { CommonQueryMethods } from "slonik";
-import { configuredEmail, deliverAccountMail, type AccountMailDeps } from "../email/account-mail.ts";
+import { mailAddressHolders, type AccountMailDeps } from "../email/account-mail.ts";
 import { failedPrecondition } from "../platform/errors.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
-import { requireEmail } from "../user/email.ts";
-import { findActiveUsersByEmail } from "../user/user.store.ts";
 import { countEmailCodeFailure, deleteEmailCode, lockEmailCode, replaceEmailCode } from "./email-code.store.ts";
-import { userName } from "./principal.ts";
-import { LOGIN_RATE_LIMIT, takeRateLimit } from "./rate-limit.ts";
 import type { ClientFacts } from "./sessions.ts";
+import { tokenHash } from "./tokens.ts";
 
 export const EMAIL_CODE_LIFETIME_MS = 10 * 60_000;
 export const EMAIL_CODE_MAX_FAILURES = 5;
 export const EMAIL_CODE_DISABLED = "e-mail code sign-in is not enabled for this workspace (workspace_profile.allow_email_code_signin)";
 
-/** Mails a new code to each active end user with this address; counts toward the client IP's sign-in limit (§4.5). */
+/** Mails a new code to each active local end user with this address; counts toward the client IP's sign-in limit (§4.5). */
 export async function sendEmailCode(deps: AccountMailDeps, profile: WorkspaceProfile, client: ClientFacts, logger: Logger, emailText: string): Promise<void> {
-  await takeRateLimit(deps.sideDb, LOGIN_RATE_LIMIT, client.clientIp);
-  if (!profile.allowEmailCodeSignin) throw failedPrecondition(EMAIL_CODE_DISABLED);
-  const address = requireEmail(emailText, "email");
-  const mailer = { email: await configuredEmail(deps.settings), secrets: deps.secrets, logger };
-  const users = await findActiveUsersByEmail(deps.db, address);
-  if (users.length === 0) logger.info({ mail: "e-mail sign-in code" }, "no active user has the requested address; nothing sent");
-  for (const user of users) {
-    const code = String(randomInt(1_000_000)).padStart(6, "0");
-    await replaceEmailCode(deps.db, user.id, emailCodeHash(user.id, code), EMAIL_CODE_LIFETIME_MS);
-    await deliverAccountMail(mailer, userName(user.loginId), "e-mail sign-in code", {
-      to: user.email,
-      subject: `${profile.title}: your sign-in code`,
-      text: [
-        `Your sign-in code for ${profile.title} is ${code} (login id ${user.loginId}).`,
-        `It is valid for ${EMAIL_CODE_LIFETIME_MS / 60_000} minutes and works once.`,
-        "If you did not ask for it, ignore this message.",
-      ].join("\n"),
-    });
-  }
+  await mailAddressHolders(deps, client, logger, emailText, {
+    what: "e-mail sign-in code",
+    precondition: () => {
+      if (!profile.allowEmailCodeSignin) throw failedPrecondition(EMAIL_CODE_DISABLED);
+    },
+    issue: async (user) => {
+      const code = String(randomInt(1_000_000)).padStart(6, "0");
+      await replaceEmailCode(deps.db, user.id, emailCodeHash(user.id, code), EMAIL_CODE_LIFETIME_MS);
+      return {
+        to: user.email,
+        subject: `${profile.title}: your sign-in code`,
+        text: [
+          `Your sign-in code for ${profile.title} is ${code} (login id ${user.loginId}).`,
+          `It is valid for ${EMAIL_CODE_LIFETIME_MS / 60_000} minutes and works once.`,
+          "If you did not ask for it, ignore this message.",
+        ].join("\n"),
+      };
+    },
+  });
 }
 
 export type EmailCodeCheck = { valid: true } | { valid: false; codeFailures?: number };
@@ -64,5 +62,5 @@ export async function checkEmailCode(tx: CommonQueryMethods, principalId: number
 }
 
 function emailCodeHash(principalId: number, code: string): Buffer {
-  return createHash("sha256").update(`${principalId}:${code}`).digest();
+  return tokenHash(`${principalId}:${code}`);
 }

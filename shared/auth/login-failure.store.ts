@@ -15,6 +15,14 @@ export async function findLoginFailure(db: CommonQueryMethods, loginId: string):
   return row ?? undefined;
 }
 
+/** The locks in force at `now` among these login ids, by login id. */
+export async function findLocksInForce(db: CommonQueryMethods, loginIds: readonly string[], now: Date): Promise<Map<string, Date>> {
+  const rows = await db.any(sql.type(z.object({ login_id: z.string(), locked_until: z.coerce.date() }))`
+    select login_id, locked_until from login_failure
+    where login_id = any(${sql.array(loginIds, "text")}) and locked_until > ${sql.timestamp(now)}`);
+  return new Map(rows.map((r) => [r.login_id, r.locked_until]));
+}
+
 /**
  * The row, created when absent, locked until the transaction ends: attempts on
  * one login id take turns. One upsert, so that a row deleted by a concurrent
@@ -54,4 +62,16 @@ export async function deleteLoginFailure(db: CommonQueryMethods, loginId: string
   const row = await db.maybeOne(sql.type(failureRow)`
     delete from login_failure where login_id = ${loginId} returning failure_count, locked_until`);
   return row ?? undefined;
+}
+
+/**
+ * Deletes the failure counts last changed more than `quietMs` ago whose lock,
+ * if any, has ended (a row an attempt holds is decided again once it is
+ * released, and kept when that attempt changed it); answers how many.
+ */
+export async function deleteQuietLoginFailures(db: CommonQueryMethods, quietMs: number): Promise<number> {
+  const result = await db.query(sql.unsafe`
+    delete from login_failure
+    where (locked_until is null or locked_until <= now()) and update_time < now() - make_interval(secs => ${quietMs / 1000})`);
+  return result.rowCount;
 }

@@ -2,11 +2,12 @@
 // recorded as bb.auth.login.fail with its reason. A wrong credential, a
 // password or a second factor, counts toward the login id's lockout with the
 // severity of its count, and the failure that locks adds bb.user.lock. The
-// counts commit with the record although the call fails.
+// counts commit with the record although the call fails. UpdateUser's checks
+// of the current password or factor count the same way (§5.1).
 import { AuditAction } from "../audit/actions.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
 import type { Db } from "../platform/db.ts";
-import { failedPrecondition, unauthenticated } from "../platform/errors.ts";
+import { failedPrecondition } from "../platform/errors.ts";
 import { countFailure, failureSeverity } from "./lockout.ts";
 import { userName } from "./principal.ts";
 import { LOGIN_RATE_LIMIT, takeRateLimit } from "./rate-limit.ts";
@@ -19,6 +20,7 @@ export const Refusal = {
   wrongCredentials: "wrong login id or password",
   passwordSigninDisabled: "password sign-in is disabled",
   wrongSecondFactor: "wrong verification code",
+  wrongCurrentPassword: "wrong current password",
   invalidMfaTempToken: "invalid or expired mfa temp token",
   missingSecondFactor: "no verification code",
   wrongEmailCode: "wrong login id or e-mail code",
@@ -54,13 +56,17 @@ export async function takeLoginRateLimit(sideDb: Db, audit: CallAudit, clientIp:
   }
 }
 
-/** Counts a wrong credential toward the lockout; answers the refusal: unauthenticated `message`, or the lock. */
-export async function refuseWrongCredential(audit: CallAudit, loginId: string, reason: string, message: string): Promise<Error> {
+/**
+ * Counts a wrong credential toward the lockout (the count commits although
+ * the call fails); answers the refusal to throw: `wrong`, or the lock.
+ */
+export async function refuseWrongCredential(audit: CallAudit, loginId: string, reason: string, wrong: Error): Promise<Error> {
+  audit.keepChangesOnError = true;
   const outcome = await countFailure(audit.tx, loginId);
   if (outcome.kind === "locked") return lockedRefusal(audit, outcome.lockedUntil);
   audit.severity = failureSeverity(outcome.failureCount);
   audit.detail = { ...audit.detail, failureCount: outcome.failureCount };
-  if (!outcome.lockedUntil) return refuse(audit, reason, unauthenticated(message));
+  if (!outcome.lockedUntil) return refuse(audit, reason, wrong);
   audit.extra.push({ action: AuditAction.userLock, severity: "CRITICAL", resource: userName(loginId), detail: { lockedUntil: outcome.lockedUntil.toISOString() } });
   return refuse(audit, reason, lockedMessage(outcome.lockedUntil));
 }

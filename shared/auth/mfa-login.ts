@@ -69,7 +69,7 @@ export async function secondFactorLogin(
     const failures = await countMfaTempTokenFailure(tx, hash);
     if (failures >= MFA_TEMP_TOKEN_MAX_FAILURES) await deleteMfaTempToken(tx, hash);
     audit.detail = { secondFactor: factor, tempTokenFailures: failures };
-    throw await refuseWrongCredential(audit, user.loginId, Refusal.wrongSecondFactor, INVALID_CODE);
+    throw await refuseWrongCredential(audit, user.loginId, Refusal.wrongSecondFactor, unauthenticated(INVALID_CODE));
   }
   await deleteMfaTempToken(tx, hash);
   await settleSuccess(tx, user.loginId); // no lock can have come: this attempt holds the row

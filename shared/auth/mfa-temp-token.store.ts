@@ -9,9 +9,8 @@ const tempTokenRow = z
 
 export type MfaTempTokenRow = z.infer<typeof tempTokenRow>;
 
-/** Stores a new token; the principal's expired ones go at the same time. */
+/** Stores a new token (expired ones are deleted by the worker's clean-up). */
 export async function insertMfaTempToken(db: CommonQueryMethods, hash: Buffer, principalId: number, lifetimeMs: number): Promise<void> {
-  await db.query(sql.unsafe`delete from mfa_temp_token where principal_id = ${principalId} and expire_time <= now()`);
   await db.query(sql.unsafe`
     insert into mfa_temp_token (token_hash, principal_id, expire_time)
     values (${sql.binary(hash)}, ${principalId}, now() + make_interval(secs => ${lifetimeMs / 1000}))`);
@@ -37,4 +36,10 @@ export async function deleteMfaTempToken(db: CommonQueryMethods, hash: Buffer): 
 
 export async function deletePrincipalMfaTempTokens(db: CommonQueryMethods, principalId: number): Promise<void> {
   await db.query(sql.unsafe`delete from mfa_temp_token where principal_id = ${principalId}`);
+}
+
+/** Deletes the tokens that have expired; answers how many. */
+export async function deleteExpiredMfaTempTokens(db: CommonQueryMethods): Promise<number> {
+  const result = await db.query(sql.unsafe`delete from mfa_temp_token where expire_time <= now()`);
+  return result.rowCount;
 }

@@ -6,7 +6,7 @@
 import type { CallAudit } from "../audit/call-audit.ts";
 import { isWorkspaceAdmin } from "../iam/authorize.ts";
 import type { Db } from "../platform/db.ts";
-import { permissionDenied } from "../platform/errors.ts";
+import { permissionDenied, unauthenticated } from "../platform/errors.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../user/password-hash.ts";
 import { findUserByLoginId, replacePasswordHash } from "../user/user.store.ts";
@@ -32,7 +32,7 @@ export async function passwordLogin(sideDb: Db, audit: CallAudit, profile: Works
   const user = await findUserByLoginId(tx, loginId);
   const usable = user && user.state === "ACTIVE" && user.type === "END_USER" ? user : undefined;
   const matches = await verifyPassword(usable?.passwordHash, input.password);
-  if (!matches || !usable) throw await refuseWrongCredential(audit, loginId, Refusal.wrongCredentials, WRONG_CREDENTIALS);
+  if (!matches || !usable) throw await refuseWrongCredential(audit, loginId, Refusal.wrongCredentials, unauthenticated(WRONG_CREDENTIALS));
   // With a second factor to come, the failure count is reset when that step succeeds.
   const lockedUntil = usable.mfaEnabled ? await activeLock(tx, loginId) : await settleSuccess(tx, loginId);
   if (lockedUntil) throw lockedRefusal(audit, lockedUntil);

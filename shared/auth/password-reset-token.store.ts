@@ -25,6 +25,12 @@ export async function lockPasswordResetToken(db: CommonQueryMethods, hash: Buffe
   return row ?? undefined;
 }
 
+/** Deletes the tokens that are spent or expired (they answer like unknown ones); answers how many. */
+export async function deleteDeadPasswordResetTokens(db: CommonQueryMethods): Promise<number> {
+  const result = await db.query(sql.unsafe`delete from password_reset_token where used_time is not null or expire_time <= now()`);
+  return result.rowCount;
+}
+
 /** Spends every unused token of the principal (the one just used among them). */
 export async function spendPasswordResetTokens(db: CommonQueryMethods, principalId: number): Promise<void> {
   await db.query(sql.unsafe`update password_reset_token set used_time = now() where principal_id = ${principalId} and used_time is null`);

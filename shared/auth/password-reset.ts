@@ -1,24 +1,23 @@
 // Forgotten password (contract §5.3): RequestPasswordReset mails a link with a
 // single-use token valid 30 minutes to each active local end user with the
-// address (in place of the user's earlier link); ResetPassword sets the new
-// password under the policy, spends the user's links and revokes all its
-// sessions. Both count toward the client IP's sign-in limit (§4.5). Tokens
-// are stored as SHA-256 hashes, and the request answers the same whether or
-// not a user has the address (only the time taken by the delivery differs).
+// address, in place of the user's earlier link (account-mail.ts: the reply
+// does not wait for the mail, and is the same whether or not a user has the
+// address); ResetPassword sets the new password under the policy, spends the
+// user's links and revokes all its sessions. Both count toward the client
+// IP's sign-in limit (§4.5). Tokens are stored as SHA-256 hashes.
 import type { CallAudit } from "../audit/call-audit.ts";
-import { configuredEmail, deliverAccountMail, type AccountMailDeps } from "../email/account-mail.ts";
+import { mailAddressHolders, type AccountMailDeps } from "../email/account-mail.ts";
 import type { Db } from "../platform/db.ts";
 import { invalidArgument, unauthenticated } from "../platform/errors.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
-import { requireEmail } from "../user/email.ts";
 import { hashPassword } from "../user/password-hash.ts";
 import { assertPasswordAllowed } from "../user/password-policy.ts";
-import { findActiveUsersByEmail, findUserById, setPassword } from "../user/user.store.ts";
-import { lockPasswordResetToken, replacePasswordResetToken, spendPasswordResetTokens } from "./password-reset-token.store.ts";
+import { replacePassword } from "../user/replace-password.ts";
+import { findUserById } from "../user/user.store.ts";
+import { lockPasswordResetToken, replacePasswordResetToken } from "./password-reset-token.store.ts";
 import { userName } from "./principal.ts";
 import { LOGIN_RATE_LIMIT, takeRateLimit } from "./rate-limit.ts";
-import { revokePrincipalSessions } from "./session.store.ts";
 import type { ClientFacts } from "./sessions.ts";
 import { newPasswordResetToken, tokenHash } from "./tokens.ts";
 
@@ -40,20 +39,14 @@ export async function requestPasswordReset(
   logger: Logger,
   emailText: string,
 ): Promise<void> {
-  await takeRateLimit(deps.sideDb, LOGIN_RATE_LIMIT, client.clientIp);
-  const address = requireEmail(emailText, "email");
-  const mailer = { email: await configuredEmail(deps.settings), secrets: deps.secrets, logger };
-  const users = (await findActiveUsersByEmail(deps.db, address)).filter((user) => user.source === "LOCAL");
-  if (users.length === 0) logger.info({ mail: "password-reset link" }, "no active local user has the requested address; nothing sent");
-  for (const user of users) {
-    const token = newPasswordResetToken();
-    await replacePasswordResetToken(deps.db, tokenHash(token), user.id, PASSWORD_RESET_LIFETIME_MS);
-    await deliverAccountMail(mailer, userName(user.loginId), "password-reset link", {
-      to: user.email,
-      subject: `${profile.title}: reset your password`,
-      text: resetMailText(profile.title, externalUrl, user.loginId, token),
-    });
-  }
+  await mailAddressHolders(deps, client, logger, emailText, {
+    what: "password-reset link",
+    issue: async (user) => {
+      const token = newPasswordResetToken();
+      await replacePasswordResetToken(deps.db, tokenHash(token), user.id, PASSWORD_RESET_LIFETIME_MS);
+      return { to: user.email, subject: `${profile.title}: reset your password`, text: resetMailText(profile.title, externalUrl, user.loginId, token) };
+    },
+  });
 }
 
 /** Sets the password of the link's user; `sideDb` carries the rate-limit counter, which commits on its own. */
@@ -69,9 +62,7 @@ export async function resetPassword(sideDb: Db, audit: CallAudit, profile: Works
   audit.actor = audit.resource = userName(user.loginId);
   audit.detail = { via: "e-mail link" };
   assertPasswordAllowed(input.newPassword, profile.passwordRestriction, "new_password");
-  await setPassword(tx, user.id, await hashPassword(input.newPassword), false);
-  await spendPasswordResetTokens(tx, user.id);
-  await revokePrincipalSessions(tx, user.id);
+  await replacePassword(tx, user, await hashPassword(input.newPassword), { requireReset: false });
 }
 
 function resetMailText(title: string, externalUrl: string, loginId: string, token: string): string {

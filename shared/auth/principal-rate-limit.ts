@@ -5,7 +5,8 @@
 //
 // The window slides by weighting two fixed one-minute buckets: the estimate is
 // ceil(previous × the share of the previous minute still inside the window) +
-// current (rounded up, so a burst across a minute boundary is not let through). O(1) per request; principals idle for two minutes are forgotten by
+// current, rounded up so that a burst across a minute boundary is not let
+// through. O(1) per request; principals idle for two minutes are forgotten by
 // a sweep that runs at most once a minute. Refused requests are not counted.
 import { resourceExhausted } from "../platform/errors.ts";
 

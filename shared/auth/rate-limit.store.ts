@@ -43,3 +43,9 @@ export async function countHit(tx: CommonQueryMethods, bucket: string, key: stri
       returning 1)
     select recent.hits, recent.oldest, clock.now, exists (select 1 from hit) as counted from recent, clock`);
 }
+
+/** Deletes every key's hits older than `windowMs` (countHit forgets only the old hits of the key it counts); answers how many. */
+export async function deleteOldRateLimitHits(db: CommonQueryMethods, windowMs: number): Promise<number> {
+  const result = await db.query(sql.unsafe`delete from rate_limit_hit where hit_time <= clock_timestamp() - make_interval(secs => ${windowMs / 1000})`);
+  return result.rowCount;
+}

@@ -2,7 +2,8 @@
 // `xxxx-xxxx` from lower-case letters and digits without look-alikes (about
 // 41 bits each), shown once and stored as SHA-256 hashes: they are random, so
 // a slow hash adds nothing.
-import { createHash, randomInt } from "node:crypto";
+import { randomInt } from "node:crypto";
+import { tokenHash } from "./tokens.ts";
 
 export const RECOVERY_CODE_COUNT = 10;
 const ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
@@ -11,17 +12,13 @@ const FORMAT = new RegExp(`^[${ALPHABET}]{4}-[${ALPHABET}]{4}$`);
 /** New codes, to show once, and their hashes, to store. */
 export function newRecoveryCodes(): { codes: string[]; hashes: Buffer[] } {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => `${randomChars(4)}-${randomChars(4)}`);
-  return { codes, hashes: codes.map(sha256) };
+  return { codes, hashes: codes.map(tokenHash) };
 }
 
 /** The stored hash of a code as typed (case and surrounding spaces ignored); undefined when malformed. */
 export function recoveryCodeHash(code: string): Buffer | undefined {
   const normal = code.trim().toLowerCase();
-  return FORMAT.test(normal) ? sha256(normal) : undefined;
-}
-
-function sha256(text: string): Buffer {
-  return createHash("sha256").update(text).digest();
+  return FORMAT.test(normal) ? tokenHash(normal) : undefined;
 }
 
 function randomChars(length: number): string {

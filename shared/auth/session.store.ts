@@ -107,9 +107,23 @@ export async function revokePrincipalSessions(db: CommonQueryMethods, principalI
       and family_id is distinct from ${exceptFamilyId ?? null}::uuid`);
 }
 
-/** Drops tokens that expired more than a day ago. */
+/** Revokes every session of the principal with this login id, when there is one (a lock, contract §4.3). */
+export async function revokeLoginIdSessions(db: CommonQueryMethods, loginId: string): Promise<void> {
+  await db.query(sql.unsafe`
+    update session_token set revoked_time = now()
+    where principal_id = (select id from principal where login_id = ${loginId}) and revoked_time is null`);
+}
+
+/**
+ * Drops the families whose every token expired more than a day ago. A family
+ * goes whole: its spent refresh tokens are kept while it lives, so that a
+ * stolen one presented again still revokes it, and its latest use stays known.
+ */
 export async function deleteExpiredSessionTokens(db: CommonQueryMethods): Promise<number> {
-  const result = await db.query(sql.unsafe`delete from session_token where expire_time < now() - interval '1 day'`);
+  const result = await db.query(sql.unsafe`
+    delete from session_token t
+    where t.expire_time < now() - interval '1 day'
+      and not exists (select 1 from session_token f where f.family_id = t.family_id and f.expire_time >= now() - interval '1 day')`);
   return result.rowCount;
 }
 

@@ -8,6 +8,8 @@ import type { StoredBinding } from "./iam-policy.store.ts";
 import { memberLoginId } from "./members.ts";
 
 export const ADMIN_ROLE = "roles/workspaceAdmin";
+/** Every user is bound to it at creation (contract §18.4). */
+export const MEMBER_ROLE = "roles/workspaceMember";
 
 /** The active administrators among `bindings`, leaving out `except`. */
 export async function activeAdmins(db: CommonQueryMethods, bindings: readonly StoredBinding[], except?: string): Promise<Set<string>> {

@@ -8,6 +8,8 @@ export const jobCatalog = {
     /** Permanently failed jobs older than this many days are deleted. */
     permafailedOlderThanDays: z.number().int().positive(),
   }),
+  /** Deletes expired sign-in state: sessions, links, codes, pending sign-ins, old counters (leader-scheduled). */
+  "maintenance.cleanupSignInState": z.object({}),
 } as const;
 
 export type JobName = keyof typeof jobCatalog;

@@ -31,11 +31,14 @@ export async function applyGroupMapping(audit: CallAudit, settings: SettingReade
   const setting = effectiveValue(settingKind(SETTING), await settings.get(SETTING)) as SsoGroupMappingSetting;
   const wanted = mappedRoles(setting, idpName, groups);
   const member = userMember(loginId);
-  const scopes = new Set([...wanted.keys(), ...(await scopesWithBinding(audit.tx, { members: [member] }))]);
+  const tag = mappingTag(idpName);
+  // The scopes to grant at, and those holding a binding this mapping made for the user: no other policy is locked.
+  const tagged = { members: [member] as [string], condition: { title: tag } };
+  const scopes = new Set([...wanted.keys(), ...(await scopesWithBinding(audit.tx, tagged))]);
   // The workspace policy first (a new user's membership has locked it already), then projects in
   // order: concurrent sign-ins take the policy locks in one order.
   const ordered = [...scopes].sort((a, b) => Number(b === WORKSPACE) - Number(a === WORKSPACE) || a.localeCompare(b));
-  for (const scope of ordered) await replaceMapped(audit, scope, member, mappingTag(idpName), wanted.get(scope) ?? new Map());
+  for (const scope of ordered) await replaceMapped(audit, scope, member, tag, wanted.get(scope) ?? new Map());
 }
 
 /** scope → role → the groups that grant it. */

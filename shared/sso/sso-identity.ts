@@ -21,6 +21,17 @@ export function oidcIdentity(mapping: FieldMapping, claims: Record<string, unkno
   return { loginId: text(field("loginId")), email: text(field("email")), displayName: text(field("displayName")), groups: list(field("groups")) };
 }
 
+/**
+ * True when the login id or the e-mail is read from the `email` claim while
+ * the provider does not vouch for it (`email_verified` is not true): anyone
+ * able to type an address at such a provider could otherwise sign in as the
+ * user it belongs to here.
+ */
+export function readsUnverifiedEmail(mapping: FieldMapping, claims: Record<string, unknown>): boolean {
+  const claimOf = (key: keyof FieldMapping) => mapping[key] || OIDC_DEFAULTS[key];
+  return (claimOf("loginId") === "email" || claimOf("email") === "email") && claims["email_verified"] !== true;
+}
+
 /** The login id is the NameID unless the mapping names an attribute. */
 export function samlIdentity(mapping: FieldMapping, subject: SamlSubject): SsoIdentity {
   const field = (key: keyof FieldMapping) => subject.attributes[mapping[key] || SAML_DEFAULTS[key]];

@@ -2,16 +2,18 @@
 // pending sign-in and answers the provider's URL. A callback counts toward
 // the per-IP sign-in limit (§4.5), spends the pending sign-in its state names
 // and verifies the provider's answer, then signs the user in
-// (sso-sign-in.ts). The state and the SAML assertion id are spent on the
-// side pool, so that a refused callback cannot be replayed; every refusal is
-// recorded as bb.auth.login.fail with its reason and the provider.
+// (sso-sign-in.ts); an OIDC login id or e-mail taken from an address the
+// provider has not verified is refused. The state and the SAML assertion id
+// are spent on the side pool, so that a refused callback cannot be replayed;
+// every refusal is recorded as bb.auth.login.fail with its reason and the
+// provider.
 import { AuditAction } from "../audit/actions.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
 import { refuse, takeLoginRateLimit } from "../auth/login-refusal.ts";
 import type { ClientFacts } from "../auth/sessions.ts";
 import type { SignedIn } from "../auth/sign-in.ts";
 import type { Db } from "../platform/db.ts";
-import { invalidArgument, unauthenticated } from "../platform/errors.ts";
+import { invalidArgument, permissionDenied, unauthenticated } from "../platform/errors.ts";
 import { RESOURCE_ID_PATTERN } from "../platform/names.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import type { SettingReader } from "../settings/setting-cache.ts";
@@ -21,7 +23,7 @@ import { findIdp, type IdpRow } from "./idp.store.ts";
 import { getIdp, idpName } from "./identity-providers.ts";
 import { finishOidc, startOidc, type OidcCallback } from "./oidc.ts";
 import { finishSaml, startSaml } from "./saml.ts";
-import { oidcIdentity, samlIdentity, type SsoIdentity } from "./sso-identity.ts";
+import { oidcIdentity, readsUnverifiedEmail, samlIdentity, type SsoIdentity } from "./sso-identity.ts";
 import { signInFromProvider } from "./sso-sign-in.ts";
 import { refusing, SsoRefusal } from "./sso-refusal.ts";
 import { takeLoginState, type LoginStateRow } from "./sso-state.store.ts";
@@ -56,6 +58,10 @@ export async function oidcSignIn(deps: SsoDeps, audit: CallAudit, profile: Works
   if (!("oidc" in idp.config)) throw new Error(`identity provider ${idp.id} of type OIDC has no OIDC configuration`);
   const oidc = idp.config.oidc;
   const claims = await refusing(audit, SsoRefusal.rejectedAnswer, finishOidc(deps.secrets, idp, oidc, pending, base, callback));
+  if (readsUnverifiedEmail(oidc.fieldMapping, claims)) {
+    const message = "the identity provider has not verified this account's e-mail address (email_verified is not true), which the login id or e-mail is taken from; verify the address at the provider, or map other claims";
+    throw refuse(audit, SsoRefusal.unverifiedEmail, permissionDenied(message));
+  }
   return finish(deps, audit, profile, client, idp, oidcIdentity(oidc.fieldMapping, claims), `${base}${pending.redirect}`);
 }
 

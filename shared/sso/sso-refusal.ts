@@ -7,6 +7,7 @@ export const SsoRefusal = {
   unknownState: "unknown, expired or spent sign-in state",
   wrongProvider: "identity provider changed or removed",
   rejectedAnswer: "identity provider answer rejected",
+  unverifiedEmail: "e-mail address not verified by the identity provider",
   badLoginId: "invalid login id from the identity provider",
   signupDisabled: "sign-up is disabled",
   localAccount: "local account with the same login id",

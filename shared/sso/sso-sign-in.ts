@@ -2,26 +2,24 @@
 // becomes a user of this service. First sign-in creates it (END_USER, source
 // OIDC or SAML, no password, a workspace member like every new user) unless
 // disallow_signup; later sign-ins match it by login id and refresh its e-mail
-// and title. A local account with the same login id is never taken over: it
-// signs in with its password (an administrator may delete it first). Then
-// SSO_GROUP_MAPPING is applied and a session issued; the service asks no
-// second factor of users from a provider, and disallow_password_signin does
-// not concern them.
+// and title. Two first sign-ins at once (two browser tabs) create it once:
+// the second finds the row the first committed and is matched. A local
+// account with the same login id is never taken over: it signs in with its
+// password (an administrator may delete it first). Then SSO_GROUP_MAPPING is
+// applied and a session issued; the service asks no second factor of users
+// from a provider, and disallow_password_signin does not concern them.
 import { refuse } from "../auth/login-refusal.ts";
 import { userName } from "../auth/principal.ts";
 import type { ClientFacts } from "../auth/sessions.ts";
 import { signIn, type SignedIn } from "../auth/sign-in.ts";
-import { AuditAction } from "../audit/actions.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
-import { grantWorkspaceRoles } from "../iam/grant-roles.ts";
-import { userMember } from "../iam/members.ts";
-import { roleName } from "../iam/roles.ts";
 import { permissionDenied, unauthenticated } from "../platform/errors.ts";
 import { normalizeLoginId } from "../platform/names.ts";
 import type { SettingReader } from "../settings/setting-cache.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
 import { parseEmail } from "../user/email.ts";
-import { findUserByLoginId, insertUser, updateProfile, type UserRow } from "../user/user.store.ts";
+import { addUser } from "../user/new-user.ts";
+import { findUserByLoginId, updateProfile, type UserRow } from "../user/user.store.ts";
 import { applyGroupMapping } from "./group-mapping.ts";
 import type { IdpType } from "./idp-config.ts";
 import { SsoRefusal } from "./sso-refusal.ts";
@@ -48,9 +46,35 @@ export async function signInFromProvider(
   }
   audit.actor = userName(loginId);
   audit.resource = userName(loginId);
-  const user = (await matchedUser(audit, profile, loginId, identity)) ?? (await createUser(audit, profile, idp, loginId, identity));
+  const user = await providerUser(audit, profile, idp, loginId, identity);
   await applyGroupMapping(audit, settings, idp.name, loginId, identity.groups);
   return signIn(audit, profile, client, user);
+}
+
+/** The user of the login id: matched, or created at its first sign-in. */
+async function providerUser(audit: CallAudit, profile: WorkspaceProfile, idp: SsoSource, loginId: string, identity: SsoIdentity): Promise<UserRow> {
+  const existing = await matchedUser(audit, profile, loginId, identity);
+  if (existing) return existing;
+  const created = await addUser(audit, {
+    user: {
+      loginId,
+      email: emailOf(identity),
+      title: identity.displayName || loginId,
+      type: "END_USER",
+      source: idp.type,
+      passwordHash: null,
+      requireResetPassword: false,
+    },
+    roles: [],
+    maximumRoleExpirationMs: profile.maximumRoleExpirationMs,
+    grantedBy: userName(loginId),
+    detail: { idp: idp.name },
+  });
+  if (created) return created;
+  // A concurrent first sign-in created it and has committed: match it like any existing user.
+  const raced = await matchedUser(audit, profile, loginId, identity);
+  if (!raced) throw new Error(`user "${loginId}" was neither created nor found`);
+  return raced;
 }
 
 /** The existing user of the login id, its profile refreshed; undefined when there is none. */
@@ -74,21 +98,6 @@ async function matchedUser(audit: CallAudit, profile: WorkspaceProfile, loginId:
   if (email === user.email && title === user.title) return user;
   await updateProfile(audit.tx, user.id, { email, title });
   return { ...user, email, title };
-}
-
-async function createUser(audit: CallAudit, profile: WorkspaceProfile, idp: SsoSource, loginId: string, identity: SsoIdentity): Promise<UserRow> {
-  const user = await insertUser(audit.tx, {
-    loginId,
-    email: emailOf(identity),
-    title: identity.displayName || loginId,
-    type: "END_USER",
-    source: idp.type,
-    passwordHash: null,
-    requireResetPassword: false,
-  });
-  audit.extra.push({ action: AuditAction.userCreate, resource: userName(loginId), detail: { idp: idp.name } });
-  await grantWorkspaceRoles(audit, userMember(loginId), [{ role: roleName("workspaceMember") }], profile.maximumRoleExpirationMs, userName(loginId));
-  return user;
 }
 
 /** The provider's e-mail when it is one (lower-case), else "". */

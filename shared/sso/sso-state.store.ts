@@ -1,6 +1,6 @@
 // SQL on sso_login_state (sign-ins under way, single-use, 10 minutes) and
 // saml_assertion_seen (accepted SAML assertion ids, until they expire).
-// Expired rows are removed by the writes that add new ones.
+// Expired rows are removed by the worker's periodic clean-up.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 
@@ -38,7 +38,6 @@ export interface NewLoginState {
 }
 
 export async function insertLoginState(db: CommonQueryMethods, row: NewLoginState): Promise<void> {
-  await db.query(sql.unsafe`delete from sso_login_state where expire_time < now()`);
   await db.query(sql.unsafe`
     insert into sso_login_state (state, idp_id, nonce, code_verifier, request_id, redirect, expire_time)
     values (${row.state}, ${row.idpId}, ${row.nonce ?? ""}, ${row.codeVerifier ?? ""}, ${row.requestId ?? ""}, ${row.redirect},
@@ -55,10 +54,16 @@ export async function takeLoginState(db: CommonQueryMethods, state: string): Pro
 
 /** Records an accepted assertion id; false when it was seen before (a replay). */
 export async function rememberAssertion(db: CommonQueryMethods, idpId: string, assertionId: string, expireTime: Date): Promise<boolean> {
-  await db.query(sql.unsafe`delete from saml_assertion_seen where idp_id = ${idpId} and expire_time < now()`);
   const result = await db.query(sql.unsafe`
     insert into saml_assertion_seen (idp_id, assertion_id, expire_time)
     values (${idpId}, ${assertionId}, ${expireTime.toISOString()})
     on conflict do nothing`);
   return result.rowCount === 1;
+}
+
+/** Deletes the sign-ins under way that have expired and the assertion ids past their expiry; answers how many of each. */
+export async function deleteExpiredSsoState(db: CommonQueryMethods): Promise<{ states: number; assertions: number }> {
+  const states = await db.query(sql.unsafe`delete from sso_login_state where expire_time <= now()`);
+  const assertions = await db.query(sql.unsafe`delete from saml_assertion_seen where expire_time <= now()`);
+  return { states: states.rowCount, assertions: assertions.rowCount };
 }

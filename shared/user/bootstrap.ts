@@ -1,18 +1,16 @@
 // First start (contract §4.7): with no principal in the store, create the
 // administrator, bind it to roles/workspaceAdmin and require a password
 // change at its first sign-in. Replicas starting together create it once.
-import { sql } from "slonik";
 import { lockPolicy, replacePolicy } from "../iam/iam-policy.store.ts";
 import { WORKSPACE } from "../iam/authorize.ts";
 import { userMember } from "../iam/members.ts";
 import { ADMIN_ROLE } from "../iam/workspace-admins.ts";
 import { withTransaction, type Db } from "../platform/db.ts";
-import { BOOTSTRAP_LOCK } from "../platform/locks.ts";
 import type { Logger } from "../platform/logger.ts";
 import { initWorkspaceProfile } from "../settings/setting.store.ts";
 import { generatePassword } from "./generated-password.ts";
 import { hashPassword } from "./password-hash.ts";
-import { countUsers, insertUser } from "./user.store.ts";
+import { countUsers, insertUser, lockBootstrap } from "./user.store.ts";
 
 export interface BootstrapOptions {
   loginId: string;
@@ -23,7 +21,7 @@ export interface BootstrapOptions {
 export async function bootstrapWorkspace(db: Db, options: BootstrapOptions, logger: Logger): Promise<void> {
   const password = options.password ?? generatePassword();
   const created = await withTransaction(db, async (tx) => {
-    await tx.query(sql.unsafe`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`);
+    await lockBootstrap(tx);
     if ((await countUsers(tx)) > 0) return false;
     await insertUser(tx, {
       loginId: options.loginId,

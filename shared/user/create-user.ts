@@ -4,17 +4,17 @@
 import type { CallAudit } from "../audit/call-audit.ts";
 import type { Principal } from "../auth/principal.ts";
 import { userName } from "../auth/principal.ts";
-import { newServiceKey, tokenHash } from "../auth/tokens.ts";
 import { hasPermission, permissionRequired, WORKSPACE } from "../iam/authorize.ts";
-import { grantWorkspaceRoles, type RoleGrant } from "../iam/grant-roles.ts";
-import { userMember } from "../iam/members.ts";
+import type { RoleGrant } from "../iam/grant-roles.ts";
 import { alreadyExists, invalidArgument, permissionDenied } from "../platform/errors.ts";
 import { parseLoginId } from "../platform/names.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
 import { parseEmail } from "./email.ts";
+import { addUser } from "./new-user.ts";
 import { hashPassword } from "./password-hash.ts";
 import { assertPasswordAllowed } from "./password-policy.ts";
-import { findUserByLoginId, insertUser, setServiceKey, type UserRow } from "./user.store.ts";
+import { issueServiceKey } from "./service-key.ts";
+import type { UserRow } from "./user.store.ts";
 
 export interface NewUserInput {
   loginId: string;
@@ -31,8 +31,6 @@ export interface CreatedUser {
   serviceKey?: string;
 }
 
-const MEMBER_ROLE = "roles/workspaceMember";
-
 export async function createUser(audit: CallAudit, caller: Principal | undefined, profile: WorkspaceProfile, input: NewUserInput): Promise<CreatedUser> {
   const tx = audit.tx;
   const admin = caller !== undefined && (await hasPermission(tx, caller, "bb.users.create", WORKSPACE));
@@ -47,24 +45,24 @@ export async function createUser(audit: CallAudit, caller: Principal | undefined
   const serviceAccount = input.type === "SERVICE_ACCOUNT";
   if (serviceAccount && input.password) throw invalidArgument("user.password: service accounts sign in with their key, not a password");
   if (!serviceAccount) assertPasswordAllowed(input.password, profile.passwordRestriction, "user.password");
-  if (await findUserByLoginId(tx, loginId)) throw alreadyExists(`user "${loginId}" already exists`);
 
-  const user = await insertUser(tx, {
-    loginId,
-    email,
-    title: input.title || loginId,
-    type: input.type,
-    source: "LOCAL",
-    passwordHash: serviceAccount ? null : await hashPassword(input.password),
-    requireResetPassword: admin && !serviceAccount && profile.passwordRestriction.requireResetPasswordForFirstLogin,
-  });
   audit.resource = userName(loginId);
   if (!caller) audit.actor = userName(loginId);
-  // Every new user is a workspace member, plus the roles an administrator gives (contract §18.4).
-  const grants = [{ role: MEMBER_ROLE }, ...(admin ? input.roles.filter((g) => g.role !== MEMBER_ROLE) : [])];
-  await grantWorkspaceRoles(audit, userMember(loginId), grants, profile.maximumRoleExpirationMs, caller?.name ?? userName(loginId));
+  const user = await addUser(audit, {
+    user: {
+      loginId,
+      email,
+      title: input.title || loginId,
+      type: input.type,
+      source: "LOCAL",
+      passwordHash: serviceAccount ? null : await hashPassword(input.password),
+      requireResetPassword: admin && !serviceAccount && profile.passwordRestriction.requireResetPasswordForFirstLogin,
+    },
+    roles: admin ? input.roles : [],
+    maximumRoleExpirationMs: profile.maximumRoleExpirationMs,
+    grantedBy: caller?.name ?? userName(loginId),
+  });
+  if (!user) throw alreadyExists(`user "${loginId}" already exists`);
   if (!serviceAccount) return { user };
-  const serviceKey = newServiceKey();
-  await setServiceKey(tx, user.id, tokenHash(serviceKey));
-  return { user, serviceKey };
+  return { user, serviceKey: await issueServiceKey(tx, user.id) };
 }

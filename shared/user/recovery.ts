@@ -3,24 +3,23 @@
 import { AuditAction, SYSTEM_ACTOR } from "../audit/actions.ts";
 import { recordAudit } from "../audit/audit.ts";
 import { userName } from "../auth/principal.ts";
-import { revokePrincipalSessions } from "../auth/session.store.ts";
 import { unlock } from "../auth/lockout.ts";
 import { withTransaction, type Db } from "../platform/db.ts";
 import { notFound } from "../platform/errors.ts";
 import { generatePassword } from "./generated-password.ts";
 import { resetMfa } from "./mfa-reset.ts";
 import { hashPassword } from "./password-hash.ts";
-import { findUserByLoginId, setPassword } from "./user.store.ts";
+import { replacePassword } from "./replace-password.ts";
+import { findUserByLoginId } from "./user.store.ts";
 
-/** Sets a generated one-time password (to be changed at sign-in), ends all sessions and lifts a lock. */
+/** Sets a generated one-time password (to be changed at sign-in) in place of the old one (replace-password.ts) and lifts a lock. */
 export async function resetPasswordLocally(db: Db, loginId: string): Promise<string> {
   const password = generatePassword();
   const hash = await hashPassword(password);
   await withTransaction(db, async (tx) => {
     const user = await findUserByLoginId(tx, loginId);
     if (!user) throw notFound(`user "${loginId}" does not exist`);
-    await setPassword(tx, user.id, hash, true);
-    await revokePrincipalSessions(tx, user.id);
+    await replacePassword(tx, user, hash, { requireReset: true });
     await unlock(tx, loginId);
     await recordAudit(tx, { actor: SYSTEM_ACTOR, action: AuditAction.passwordReset, resource: userName(loginId), detail: { via: "server command" } });
   });

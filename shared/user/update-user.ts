@@ -1,24 +1,27 @@
 // UpdateUser (contract §5.1): a user changes its own title, e-mail, password
-// (the current password is required and a wrong one counts toward the
-// lockout) and second factor (mfa-enrollment.ts); holders of bb.users.update
-// change other users' title, e-mail and password, and a password they set
-// must be changed at the user's next sign-in. A restricted session may only
-// do what it is restricted to: change the password, or enrol a factor.
+// (the current password is required) and second factor (mfa-enrollment.ts),
+// and a service account rotates its own key; holders of bb.users.update
+// change other users' title, e-mail and password (a password they set must be
+// changed at the user's next sign-in) and rotate service accounts' keys. A
+// restricted session may only do what it is restricted to: change the
+// password, or enrol a factor. Proofs of the current credentials come before
+// any write, so that a wrong one commits nothing but its counted failure.
 import { AuditAction } from "../audit/actions.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
 import type { Principal } from "../auth/principal.ts";
-import { revokePrincipalSessions } from "../auth/session.store.ts";
 import { requirePermission, WORKSPACE } from "../iam/authorize.ts";
 import { snakeCase } from "../list/field-name.ts";
-import { invalidArgument, notFound, permissionDenied } from "../platform/errors.ts";
+import { failedPrecondition, invalidArgument, notFound, permissionDenied } from "../platform/errors.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
-import { countedRefusal } from "./credential-check.ts";
-import { hashPassword, verifyPassword } from "./password-hash.ts";
+import { proveCurrentPassword } from "./credential-check.ts";
 import { parseEmail } from "./email.ts";
-import { changeMfa, type MfaReveal } from "./mfa-enrollment.ts";
+import { changeMfa, isMfaChange, type MfaChange, type MfaReveal } from "./mfa-enrollment.ts";
+import { hashPassword } from "./password-hash.ts";
 import { assertPasswordAllowed } from "./password-policy.ts";
-import { findUserByLoginId, setPassword, updateProfile, type UserRow } from "./user.store.ts";
+import { replacePassword } from "./replace-password.ts";
+import { issueServiceKey } from "./service-key.ts";
+import { findUserByLoginId, updateProfile, type UserRow } from "./user.store.ts";
 
 export interface UserUpdate {
   loginId: string;
@@ -32,71 +35,80 @@ export interface UserUpdate {
   otpCode: string;
   regenerateTempMfaSecret: boolean;
   regenerateRecoveryCodes: boolean;
+  regenerateServiceKey: boolean;
 }
 
 export interface UserUpdateResult {
   user: UserRow;
   /** Answered once: a pending TOTP secret, new recovery codes. */
   reveal: MfaReveal;
+  /** Answered once: a service account's new key. */
+  serviceKey?: string;
 }
 
 const EDITABLE = ["title", "email", "password", "mfa_enabled"] as const;
 type Field = (typeof EDITABLE)[number];
 const OUTPUT_ONLY = new Set([
   "name", "login_id", "state", "create_time", "last_login_time", "last_change_password_time", "locked", "locked_until", "source", "type",
-  "temp_otp_secret", "temp_otp_uri", "temp_otp_qr_code", "temp_recovery_codes",
+  "service_key", "groups", "temp_otp_secret", "temp_otp_uri", "temp_otp_qr_code", "temp_recovery_codes",
 ]);
 
 export async function updateUser(audit: CallAudit, caller: Principal, secrets: SecretBox, profile: WorkspaceProfile, update: UserUpdate): Promise<UserUpdateResult> {
   const fields = maskFields(update);
-  const mfa = fields.includes("mfa_enabled") || update.regenerateTempMfaSecret || update.regenerateRecoveryCodes;
+  const mfaChange: MfaChange = { ...update, enable: fields.includes("mfa_enabled") ? update.mfaEnabled : undefined };
+  const mfa = isMfaChange(mfaChange);
   const tx = audit.tx;
   const user = await findUserByLoginId(tx, update.loginId);
   const self = update.loginId === caller.loginId;
   if (!self) await requirePermission(tx, caller, "bb.users.update", WORKSPACE);
   if (!user) throw notFound(`user "${update.loginId}" does not exist`);
   if (!self && mfa) throw permissionDenied("only the user itself changes its second factor; an administrator resets it with ResetMfa");
-  assertAllowedWhileRestricted(caller, self, fields, update);
-  if (fields.includes("title") || fields.includes("email")) {
-    await updateProfile(tx, user.id, {
-      title: fields.includes("title") ? update.title : user.title,
-      email: fields.includes("email") ? parseEmail(update.email, "user.email") : user.email,
-    });
+  if (update.regenerateServiceKey && user.type !== "SERVICE_ACCOUNT") {
+    throw failedPrecondition(`regenerate_service_key: "${user.loginId}" is not a service account; only service accounts have keys`);
   }
-  if (fields.includes("password")) await changePassword(audit, caller, profile, user, self, update);
-  const reveal = mfa
-    ? await changeMfa(audit, secrets, profile, user, { ...update, enable: fields.includes("mfa_enabled") ? update.mfaEnabled : undefined })
-    : {};
-  return { user: (await findUserByLoginId(tx, update.loginId))!, reveal };
+  assertAllowedWhileRestricted(caller, self, fields, update);
+
+  const email = fields.includes("email") ? parseEmail(update.email, "user.email") : user.email;
+  if (fields.includes("password")) await checkNewPassword(audit, profile, user, self, update);
+  const reveal = mfa ? await changeMfa(audit, secrets, profile, user, mfaChange) : {};
+  if (fields.includes("title") || fields.includes("email")) {
+    await updateProfile(tx, user.id, { title: fields.includes("title") ? update.title : user.title, email });
+  }
+  if (fields.includes("password")) {
+    await replacePassword(tx, user, await hashPassword(update.password), { requireReset: !self, keepSessionFamilyId: self ? caller.sessionFamilyId : undefined });
+  }
+  const serviceKey = update.regenerateServiceKey ? await issueServiceKey(tx, user.id) : undefined;
+  return { user: (await findUserByLoginId(tx, update.loginId))!, reveal, serviceKey };
 }
 
 /** A restricted session may only change its own password, or only enrol a second factor. */
 function assertAllowedWhileRestricted(caller: Principal, self: boolean, fields: readonly Field[], update: UserUpdate): void {
+  const otherFlags = update.regenerateServiceKey || update.regenerateRecoveryCodes;
   if (caller.restriction === "password_change") {
-    const passwordOnly = !update.regenerateTempMfaSecret && !update.regenerateRecoveryCodes && fields.every((f) => f === "password");
+    const passwordOnly = !otherFlags && !update.regenerateTempMfaSecret && fields.every((f) => f === "password");
     if (!self || !passwordOnly) throw permissionDenied("password change required: change only your own password first");
   }
   if (caller.restriction === "mfa_enrollment") {
-    const enrolling = !update.regenerateRecoveryCodes && fields.every((f) => f === "mfa_enabled") && (fields.length === 0 || update.mfaEnabled);
+    const enrolling = !otherFlags && fields.every((f) => f === "mfa_enabled") && (fields.length === 0 || update.mfaEnabled);
     if (!self || !enrolling) throw permissionDenied("second factor enrolment required: enrol a TOTP factor first (regenerate_temp_mfa_secret, then mfa_enabled)");
   }
 }
 
-async function changePassword(audit: CallAudit, caller: Principal, profile: WorkspaceProfile, user: UserRow, self: boolean, update: UserUpdate): Promise<void> {
-  const tx = audit.tx;
+/** The checks of a new password: for a self-service change, the current one first (counted when wrong, contract §4.4). */
+async function checkNewPassword(audit: CallAudit, profile: WorkspaceProfile, user: UserRow, self: boolean, update: UserUpdate): Promise<void> {
   audit.action = self ? AuditAction.passwordChange : AuditAction.passwordReset;
   if (self) {
-    if (!(await verifyPassword(user.passwordHash, update.currentPassword))) throw await countedRefusal(audit, user.loginId, "current_password is wrong");
+    if (!update.currentPassword) throw invalidArgument("current_password is required to change your own password");
+    await proveCurrentPassword(audit, user, update.currentPassword);
     if (update.password === update.currentPassword) throw invalidArgument("user.password must differ from the current password");
   }
   assertPasswordAllowed(update.password, profile.passwordRestriction, "user.password");
-  await setPassword(tx, user.id, await hashPassword(update.password), !self);
-  await revokePrincipalSessions(tx, user.id, self ? caller.sessionFamilyId : undefined);
 }
 
 function maskFields(update: UserUpdate): Field[] {
   const { paths } = update;
-  if (paths.length === 0 && !update.regenerateTempMfaSecret && !update.regenerateRecoveryCodes) {
+  const flagged = update.regenerateTempMfaSecret || update.regenerateRecoveryCodes || update.regenerateServiceKey;
+  if (paths.length === 0 && !flagged) {
     throw invalidArgument(`update_mask is required (or a regenerate flag); editable fields: ${EDITABLE.join(", ")}`);
   }
   const fields = paths.map((path) => {
@@ -106,7 +118,7 @@ function maskFields(update: UserUpdate): Field[] {
     if (!field) throw invalidArgument(`update_mask: unknown field "${path}"; editable fields: ${EDITABLE.join(", ")}`);
     return field;
   });
-  if (fields.includes("mfa_enabled") && (fields.length > 1 || update.regenerateTempMfaSecret || update.regenerateRecoveryCodes)) {
+  if (fields.includes("mfa_enabled") && (fields.length > 1 || flagged)) {
     throw invalidArgument("update_mask: mfa_enabled is changed alone, without other fields or regenerate flags");
   }
   return fields;

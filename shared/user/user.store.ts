@@ -1,6 +1,7 @@
 // SQL on the principal table (users and service accounts).
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
+import { BOOTSTRAP_LOCK } from "../platform/locks.ts";
 
 const optionalDate = z.coerce.date().nullable();
 
@@ -53,27 +54,39 @@ export interface NewUser {
   requireResetPassword: boolean;
 }
 
-export async function insertUser(db: CommonQueryMethods, user: NewUser): Promise<UserRow> {
-  return db.one(sql.type(userRow)`
+/**
+ * The new user, or undefined when the login id is taken. A concurrent insert
+ * of the same id waits for the other transaction and answers undefined once
+ * it commits.
+ */
+export async function insertUser(db: CommonQueryMethods, user: NewUser): Promise<UserRow | undefined> {
+  const row = await db.maybeOne(sql.type(userRow)`
     insert into principal (login_id, email, title, type, source, password_hash, password_change_time, require_reset_password)
     values (${user.loginId}, ${user.email}, ${user.title}, ${user.type}, ${user.source}, ${user.passwordHash},
             ${user.passwordHash ? sql.fragment`now()` : null}, ${user.requireResetPassword})
+    on conflict (login_id) do nothing
     returning ${userColumns}`);
+  return row ?? undefined;
 }
 
 export async function findUserByLoginId(db: CommonQueryMethods, loginId: string): Promise<UserRow | undefined> {
   return (await db.maybeOne(sql.type(userRow)`select ${userColumns} from principal where login_id = ${loginId}`)) ?? undefined;
 }
 
-/** The active end users with this e-mail address (stored lower-case; addresses are not unique). */
-export async function findActiveUsersByEmail(db: CommonQueryMethods, email: string): Promise<readonly UserRow[]> {
+/** The active local end users with this e-mail address (stored lower-case; addresses are not unique). */
+export async function findActiveLocalUsersByEmail(db: CommonQueryMethods, email: string): Promise<readonly UserRow[]> {
   return db.any(sql.type(userRow)`
     select ${userColumns} from principal
-    where email = ${email} and email <> '' and state = 'ACTIVE' and type = 'END_USER' order by id`);
+    where email = ${email} and email <> '' and state = 'ACTIVE' and type = 'END_USER' and source = 'LOCAL' order by id`);
 }
 
 export async function findUserById(db: CommonQueryMethods, id: number): Promise<UserRow | undefined> {
   return (await db.maybeOne(sql.type(userRow)`select ${userColumns} from principal where id = ${id}`)) ?? undefined;
+}
+
+/** Makes the transactions that create the first administrator take turns (held until the transaction ends). */
+export async function lockBootstrap(tx: CommonQueryMethods): Promise<void> {
+  await tx.query(sql.unsafe`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`);
 }
 
 export async function countUsers(db: CommonQueryMethods): Promise<number> {

@@ -1,7 +1,8 @@
 // A real OpenID provider for tests (panva's oidc-provider) on a loopback
 // port, with one confidential client registered for the service's callback.
 // Its sign-in page is replaced by a programmatic one: the account the test
-// sets in `account` signs in and consents at once.
+// sets in `account` signs in and consents at once. Its e-mail address counts
+// as verified unless the account says otherwise.
 import { generateKeyPairSync } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,6 +11,8 @@ import Provider from "oidc-provider";
 export interface TestAccount {
   sub: string;
   email: string;
+  /** The email_verified claim; true when absent. */
+  email_verified?: boolean;
   name: string;
   groups: string[];
 }
@@ -37,8 +40,8 @@ export async function startOidcProvider(redirectUri: string): Promise<TestOidcPr
   };
   const provider = new Provider(issuer, {
     clients: [{ client_id: self.clientId, client_secret: self.clientSecret, redirect_uris: [redirectUri], response_types: ["code"], grant_types: ["authorization_code"] }],
-    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ ...self.account, sub }) }),
-    claims: { openid: ["sub"], email: ["email"], profile: ["name", "groups"] },
+    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ email_verified: true, ...self.account, sub }) }),
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "groups"] },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: ["test-cookie-key"] },

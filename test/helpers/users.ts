@@ -7,7 +7,7 @@ export const ADMIN = { loginId: "admin", password: "Bootstrap-Pass-1" };
 export const STRONG_PASSWORD = "Correct-Horse-9-Battery";
 
 export async function makeUser(db: CommonQueryMethods, loginId: string, password = STRONG_PASSWORD): Promise<UserRow> {
-  return insertUser(db, {
+  const user = await insertUser(db, {
     loginId,
     email: `${loginId}@example.com`,
     title: loginId,
@@ -16,4 +16,6 @@ export async function makeUser(db: CommonQueryMethods, loginId: string, password
     passwordHash: await hashPassword(password),
     requireResetPassword: false,
   });
+  if (!user) throw new Error(`user "${loginId}" already exists`);
+  return user;
 }

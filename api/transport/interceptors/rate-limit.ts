@@ -9,8 +9,20 @@ import { PrincipalRateLimiter } from "../../../shared/auth/principal-rate-limit.
 import { AuthService } from "../../../shared/gen/svc/v1/auth_service_pb.js";
 import { kPrincipal } from "./authn.ts";
 
-/** The RPCs limited per client IP by LOGIN_RATE_LIMIT instead. */
-const LOGIN_FAMILY: ReadonlySet<DescMethod> = new Set([AuthService.method.login]);
+/**
+ * The RPCs limited per client IP by LOGIN_RATE_LIMIT instead: every form of
+ * sign-in (a browser may well send its session cookie to the SSO callbacks),
+ * and the e-mail calls that count toward the same limit. StartSso and Refresh
+ * are not under the per-IP limit, so a credential sent with them counts here.
+ */
+const LOGIN_FAMILY: ReadonlySet<DescMethod> = new Set([
+  AuthService.method.login,
+  AuthService.method.oAuthCallback,
+  AuthService.method.samlAcs,
+  AuthService.method.sendEmailCode,
+  AuthService.method.requestPasswordReset,
+  AuthService.method.resetPassword,
+]);
 
 /** `perMinute`: requests per minute per principal; 0 turns the limit off. */
 export function createRateLimitInterceptor(perMinute: number): Interceptor {
