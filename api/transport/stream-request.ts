@@ -1,8 +1,9 @@
 // The one request message of a server-streaming call, read ahead by an
 // interceptor that needs it (the resource to check, the request to record);
 // the call it returns replays the message to the next step unchanged.
-import type { Message } from "@bufbuild/protobuf";
+import type { DescMethod, Message } from "@bufbuild/protobuf";
 import type { StreamRequest } from "@connectrpc/connect";
+import { isServerStreaming } from "./services.ts";
 
 export interface ReadAhead {
   /** Undefined when the client sent no message (the handler reports that). */
@@ -21,6 +22,6 @@ export async function readServerStreamRequest(req: StreamRequest): Promise<ReadA
   return { message: first.done ? undefined : first.value, req: { ...req, message: replay() } };
 }
 
-export function isServerStream(req: { stream: boolean; method: { methodKind: string } }): req is StreamRequest {
-  return req.stream && req.method.methodKind === "server_streaming";
+export function isServerStream(req: { stream: boolean; method: DescMethod }): req is StreamRequest {
+  return req.stream && isServerStreaming(req.method);
 }
