@@ -9,6 +9,7 @@ import type { Logger } from "../shared/platform/logger.ts";
 import { createAuditMirror } from "../shared/audit/stdout-mirror.ts";
 import type { Metrics } from "../shared/platform/metrics.ts";
 import type { SecretBox } from "../shared/secrets/secret-box.ts";
+import { withExternalUrlFlag } from "../shared/settings/external-url-flag.ts";
 import type { SettingReader } from "../shared/settings/setting-cache.ts";
 import { registerClientIp } from "./client-ip.ts";
 import { registerOpenApi } from "./openapi/openapi.ts";
@@ -120,26 +121,25 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
 
 /** Every svc.v1 service with its implementation. */
 export function svcServices(deps: AppDeps): ServiceRegistration[] {
+  const settings = withExternalUrlFlag(deps.settings, deps.config.externalUrl);
   return [
     authService({
       db: deps.db,
       sideDb: deps.sideDb,
       metrics: deps.metrics,
-      settings: deps.settings,
+      settings,
       secrets: deps.secrets,
-      externalUrl: deps.config.externalUrl,
     }),
-    userService({ db: deps.db, settings: deps.settings, secrets: deps.secrets }),
-    workspaceService({ db: deps.db, settings: deps.settings }),
-    settingService({ db: deps.db, settings: deps.settings, secrets: deps.secrets, externalUrl: deps.config.externalUrl }),
+    userService({ db: deps.db, settings, secrets: deps.secrets }),
+    workspaceService({ db: deps.db, settings }),
+    settingService({ db: deps.db, settings, secrets: deps.secrets, externalUrl: deps.config.externalUrl }),
     auditLogService({ db: deps.db }),
     roleService({ db: deps.db }),
-    identityProviderService({ db: deps.db, settings: deps.settings, secrets: deps.secrets, externalUrl: deps.config.externalUrl }),
+    identityProviderService({ db: deps.db, settings, secrets: deps.secrets }),
     groupService({ db: deps.db }),
     actuatorService({
       db: deps.db,
-      settings: deps.settings,
-      externalUrl: deps.config.externalUrl,
+      settings,
       ha: deps.config.ha,
       debug: deps.config.debug,
       startTime: deps.startTime ?? new Date(),

@@ -357,6 +357,11 @@ describe("settings with --external-url", () => {
       assert.match(refusedWrite.body.message, /--external-url/);
       const whole = await rest<Json>("PATCH", "/v1/settings/WORKSPACE_PROFILE?updateMask=*", { token, body: { value: { workspaceProfile: { ...got.body.value.workspaceProfile, title: "T" } } } });
       assert.equal(whole.status, 200, JSON.stringify(whole.body));
+      assert.equal(whole.body.value.workspaceProfile.externalUrl, "https://svc.example.com");
+      // A URL stored behind the flag's back is hidden by the flag for every reader.
+      await adminQuery(`update setting set value = value || '{"externalUrl": "https://stored.example.com"}' where name = 'WORKSPACE_PROFILE'`, app.database.url);
+      assert.equal((await rest<Json>("GET", "/v1/settings/WORKSPACE_PROFILE", { token })).body.value.workspaceProfile.externalUrl, "https://svc.example.com");
+      assert.equal((await rest<Json>("GET", "/v1/actuator/info")).body.externalUrl, "https://svc.example.com");
     } finally {
       await app.close();
     }

@@ -12,8 +12,8 @@ import { registration } from "../transport/services.ts";
 
 export interface ActuatorDeps {
   db: Db;
+  /** Carries --external-url (withExternalUrlFlag). */
   settings: SettingReader;
-  externalUrl: string | undefined;
   ha: boolean;
   debug: boolean;
   startTime: Date;
@@ -31,7 +31,7 @@ export function actuatorService(deps: ActuatorDeps) {
       return create(ActuatorInfoSchema, {
         version,
         gitCommit,
-        externalUrl: deps.externalUrl ?? profile.externalUrl,
+        externalUrl: profile.externalUrl,
         ha: deps.ha,
         debug: deps.debug,
         require2fa: profile.require2fa,

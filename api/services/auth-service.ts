@@ -34,15 +34,12 @@ export interface AuthDeps {
   settings: SettingReader;
   /** Opens the sealed TOTP secrets and the SMTP password. */
   secrets: SecretBox;
-  /** The --external-url flag, which wins over the workspace profile's. */
-  externalUrl: string | undefined;
 }
 
 export function authService(deps: AuthDeps) {
   const profileOf = () => readWorkspaceProfile(deps.settings);
-  const externalUrl = (profile: WorkspaceProfile) => deps.externalUrl ?? profile.externalUrl;
   const reply = (context: HandlerContext, profile: WorkspaceProfile, web: boolean, session: IssuedSession, user: UserRow, requireResetPassword: boolean) => {
-    if (web) setSessionCookies(context, session, externalUrl(profile));
+    if (web) setSessionCookies(context, session, profile.externalUrl);
     return create(LoginResponseSchema, {
       accessToken: session.accessToken,
       refreshToken: session.refreshToken,
@@ -87,7 +84,7 @@ export function authService(deps: AuthDeps) {
     async logout(_req, context) {
       const principal = context.values.get(kPrincipal);
       if (principal?.sessionFamilyId) await endSession(auditScope(context).tx, principal.sessionFamilyId);
-      clearSessionCookies(context, externalUrl(await profileOf()));
+      clearSessionCookies(context, (await profileOf()).externalUrl);
       return {};
     },
   });

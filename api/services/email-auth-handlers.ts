@@ -27,7 +27,7 @@ export function emailAuthHandlers(deps: AuthDeps): EmailAuthHandlers {
     },
     async requestPasswordReset(req, context) {
       const { profile, client, logger } = await call(context);
-      await requestPasswordReset(deps, profile, deps.externalUrl ?? profile.externalUrl, client, logger, req.email);
+      await requestPasswordReset(deps, profile, profile.externalUrl, client, logger, req.email);
       return {};
     },
     async resetPassword(req, context) {

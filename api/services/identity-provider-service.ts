@@ -27,12 +27,10 @@ export interface IdentityProviderDeps {
   settings: SettingReader;
   /** Seals the providers' credentials. */
   secrets: SecretBox;
-  /** The --external-url flag, which wins over the workspace profile's. */
-  externalUrl: string | undefined;
 }
 
 export function identityProviderService(deps: IdentityProviderDeps) {
-  const externalUrl = async () => deps.externalUrl ?? (await readWorkspaceProfile(deps.settings)).externalUrl;
+  const externalUrl = async () => (await readWorkspaceProfile(deps.settings)).externalUrl;
 
   return registration(IdentityProviderService, {
     async listIdentityProviders(req, context) {

@@ -3,7 +3,6 @@
 import { create, type Message } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { SettingService, SettingValueSchema, type Setting, SettingSchema } from "../../shared/gen/svc/v1/setting_service_pb.js";
-import type { WorkspaceProfileSetting } from "../../shared/gen/svc/v1/setting_workspace_pb.js";
 import { findCanonicalRole } from "../../shared/iam/policy-validation.ts";
 import { invalidArgument } from "../../shared/platform/errors.ts";
 import type { Db } from "../../shared/platform/db.ts";
@@ -13,6 +12,7 @@ import type { SettingReader } from "../../shared/settings/setting-cache.ts";
 import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
 import { SETTINGS, settingNamed, type SettingKind } from "../../shared/settings/setting-catalog.ts";
 import { findSettingRows, type SettingRow } from "../../shared/settings/setting.store.ts";
+import { overlayExternalUrl } from "../../shared/settings/external-url-flag.ts";
 import { effectiveValue, presentedValue } from "../../shared/settings/setting-value.ts";
 import { updateSetting } from "../../shared/settings/update-setting.ts";
 import { auditScope } from "../transport/audit-scope.ts";
@@ -30,7 +30,6 @@ export interface SettingDeps {
 export function settingService(deps: SettingDeps) {
   const toSetting = (kind: SettingKind, row: SettingRow | undefined, effective: Message): Setting => {
     const shown = presentedValue(kind, effective);
-    if (kind.name === "WORKSPACE_PROFILE" && deps.externalUrl) (shown as WorkspaceProfileSetting).externalUrl = deps.externalUrl;
     return create(SettingSchema, {
       name: `settings/${kind.name}`,
       value: create(SettingValueSchema, { value: { case: kind.field.localName, value: shown } as never }),
@@ -39,15 +38,19 @@ export function settingService(deps: SettingDeps) {
     });
   };
 
+  /** The effective value of a stored row, as every reader sees it (--external-url included). */
+  const effectiveOf = (kind: SettingKind, row: SettingRow | undefined): Message =>
+    effectiveValue(kind, kind.name === "WORKSPACE_PROFILE" ? overlayExternalUrl(row?.value, deps.externalUrl) : row?.value);
+
   return registration(SettingService, {
     async listSettings() {
       const rows = await findSettingRows(deps.db, SETTINGS.map((s) => s.name));
-      return { settings: SETTINGS.map((kind) => toSetting(kind, rows.get(kind.name), effectiveValue(kind, rows.get(kind.name)?.value))) };
+      return { settings: SETTINGS.map((kind) => toSetting(kind, rows.get(kind.name), effectiveOf(kind, rows.get(kind.name)))) };
     },
     async getSetting(req) {
       const kind = settingNamed(req.name);
       const row = (await findSettingRows(deps.db, [kind.name])).get(kind.name);
-      return toSetting(kind, row, effectiveValue(kind, row?.value));
+      return toSetting(kind, row, effectiveOf(kind, row));
     },
     async updateSetting(req, context) {
       const kind = settingNamed(req.setting?.name ?? "");
@@ -56,7 +59,7 @@ export function settingService(deps: SettingDeps) {
         throw invalidArgument(`setting.value: settings/${kind.name} takes value.${kind.field.jsonName}, not value.${written.case}`);
       }
       const audit = auditScope(context);
-      const { value, row } = await updateSetting(
+      const row = await updateSetting(
         audit,
         {
           secrets: deps.secrets,
@@ -66,7 +69,7 @@ export function settingService(deps: SettingDeps) {
         },
         { kind, value: written?.value ?? create(kind.schema), paths: req.updateMask?.paths ?? [], etag: req.etag || req.setting?.etag || "" },
       );
-      return toSetting(kind, row, value);
+      return toSetting(kind, row, effectiveOf(kind, row));
     },
     async testEmailSetting(req, context) {
       const audit = auditScope(context);

@@ -18,21 +18,19 @@ import { toUser } from "./user-convert.ts";
 type SsoHandlers = Pick<ServiceImpl<typeof AuthService>, "startSso" | "oAuthCallback" | "samlAcs">;
 
 export function ssoHandlers(deps: AuthDeps): SsoHandlers {
-  const externalUrlOf = async () => deps.externalUrl ?? (await readWorkspaceProfile(deps.settings)).externalUrl;
 
   /** Runs a callback's sign-in, counting its outcome; answers the session and the redirect. */
-  const callback = async (context: HandlerContext, signIn: (profile: WorkspaceProfile, externalUrl: string) => Promise<SsoSignedIn>) => {
+  const callback = async (context: HandlerContext, signIn: (profile: WorkspaceProfile) => Promise<SsoSignedIn>) => {
     const profile = await readWorkspaceProfile(deps.settings);
-    const externalUrl = deps.externalUrl ?? profile.externalUrl;
     let signedIn: SsoSignedIn;
     try {
-      signedIn = await signIn(profile, externalUrl);
+      signedIn = await signIn(profile);
     } catch (error) {
       deps.metrics.authLogins.inc({ status: refusalStatus(auditScope(context)) });
       throw error;
     }
     deps.metrics.authLogins.inc({ status: "success" });
-    setSessionCookies(context, signedIn.session, externalUrl);
+    setSessionCookies(context, signedIn.session, profile.externalUrl);
     context.responseHeader.set("location", signedIn.location);
     return create(SsoLoginResponseSchema, {
       redirect: signedIn.location,
@@ -44,19 +42,19 @@ export function ssoHandlers(deps: AuthDeps): SsoHandlers {
 
   return {
     async startSso(req, context) {
-      const url = await startSso(deps, await externalUrlOf(), req.idpId, req.redirect);
+      const url = await startSso(deps, (await readWorkspaceProfile(deps.settings)).externalUrl, req.idpId, req.redirect);
       context.responseHeader.set("location", url);
       return { authorizationUrl: url };
     },
     async oAuthCallback(req, context) {
       const callbackFacts = { code: req.code, state: req.state, iss: req.iss, error: req.error, errorDescription: req.errorDescription };
-      return callback(context, (profile, externalUrl) =>
-        oidcSignIn(deps, auditScope(context), profile, requestFacts(context.values), externalUrl, callbackFacts),
+      return callback(context, (profile) =>
+        oidcSignIn(deps, auditScope(context), profile, requestFacts(context.values), profile.externalUrl, callbackFacts),
       );
     },
     async samlAcs(req, context) {
-      return callback(context, (profile, externalUrl) =>
-        samlSignIn(deps, auditScope(context), profile, requestFacts(context.values), externalUrl, req.relayState, req.samlResponse),
+      return callback(context, (profile) =>
+        samlSignIn(deps, auditScope(context), profile, requestFacts(context.values), profile.externalUrl, req.relayState, req.samlResponse),
       );
     },
   };

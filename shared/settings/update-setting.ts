@@ -27,7 +27,7 @@ export interface WriteContext extends ValidationContext, SaveContext {
   secrets: SecretBox;
 }
 
-export async function updateSetting(audit: CallAudit, context: WriteContext, write: SettingWrite): Promise<{ value: Message; row: SettingRow }> {
+export async function updateSetting(audit: CallAudit, context: WriteContext, write: SettingWrite): Promise<SettingRow> {
   const { kind } = write;
   const paths = parseMaskPaths(write.paths, kind.field);
   const row = await lockSettingRow(audit.tx, kind.name);
@@ -39,7 +39,7 @@ export async function updateSetting(audit: CallAudit, context: WriteContext, wri
   const saved = await saveSettingValue(audit.tx, kind.name, storedJson(kind, next), context.updater);
   audit.resource = `settings/${kind.name}`;
   audit.detail = { changes: changedFields(kind, current, next) };
-  return { value: next, row: saved };
+  return saved;
 }
 
 /**
