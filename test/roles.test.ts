@@ -54,7 +54,7 @@ describe("custom roles", () => {
   after(() => app.close());
   afterEach(async () => {
     await adminQuery(`update iam_policy set bindings = '${JSON.stringify([ADMIN_BINDING])}' where scope = 'workspaces/-'`, app.database.url);
-    await adminQuery(`delete from iam_policy where scope like 'projects/%'; delete from custom_role; delete from setting where name = 'SSO_GROUP_MAPPING'`, app.database.url);
+    await adminQuery(`delete from iam_policy where scope like 'projects/%'; delete from custom_role; delete from setting where name in ('SSO_GROUP_MAPPING', 'WORKSPACE_APPROVAL')`, app.database.url);
   });
 
   it("lists the predefined roles first, then custom roles by id, in pages", async () => {
@@ -198,6 +198,21 @@ describe("custom roles", () => {
     const cleared = await call("PATCH", "/v1/settings/SSO_GROUP_MAPPING?updateMask=*", { value: { ssoGroupMapping: { mappings: [] } } });
     assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
     assert.equal((await call("DELETE", "/v1/roles/mapped")).status, 200);
+  });
+
+  it("refuses to delete a role that approves steps of WORKSPACE_APPROVAL, naming the rule", async () => {
+    await createRole("approver", ["bb.issues.get"]);
+    const rules = (role: string) => [
+      { source: "CHANGE_DATABASE", condition: { expression: "true" }, template: { title: "Anyone", steps: [] } },
+      { source: "CHANGE_DATABASE", condition: { expression: 'resource.environment_id == "prod"' }, template: { title: "Prod", steps: [{ roles: ["roles/projectOwner"] }, { roles: [role] }] } },
+    ];
+    const written = await call("PATCH", "/v1/settings/WORKSPACE_APPROVAL?updateMask=*", { value: { workspaceApproval: { rules: rules("roles/Approver") } } });
+    assert.equal(written.status, 200, JSON.stringify(written.body));
+    const message = `role "roles/approver" approves steps of settings/WORKSPACE_APPROVAL (rule 2 "Prod"); remove it from those steps first`;
+    assert.deepEqual(refusal(await call("DELETE", "/v1/roles/approver")), [400, "failed_precondition", message]);
+    const cleared = await call("PATCH", "/v1/settings/WORKSPACE_APPROVAL?updateMask=*", { value: { workspaceApproval: { rules: rules("roles/projectOwner") } } });
+    assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
+    assert.equal((await call("DELETE", "/v1/roles/approver")).status, 200);
   });
 
   it("never leaves a binding to a deleted role when deletes and policy writes race", async () => {

@@ -8,7 +8,7 @@ import { maskFields } from "../list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { scopesWithBinding } from "./iam-policy.store.ts";
 import { unknownPermissions } from "./permissions.ts";
-import { mappingEntriesGranting } from "./role-mapping.store.ts";
+import { approvalRulesNaming, mappingEntriesGranting } from "./role-setting-references.store.ts";
 import { predefinedRole, ROLE_ID_PATTERN } from "./predefined-roles.ts";
 import { deleteCustomRole as deleteRow, findCustomRole, insertCustomRole, updateCustomRole as updateRow, type CustomRoleRow } from "./role.store.ts";
 import { customRoleInfo, roleName, type RoleInfo } from "./roles.ts";
@@ -66,6 +66,11 @@ export async function deleteCustomRole(tx: CommonQueryMethods, id: string): Prom
   if (mapped.length > 0) {
     const entries = mapped.map((m) => `${m.idp} group "${m.group}"`).join(", ");
     throw failedPrecondition(`role "${roleName(row.id)}" is granted by settings/SSO_GROUP_MAPPING (${entries}); remove it from the mapping first`);
+  }
+  const approvals = await approvalRulesNaming(tx, roleName(row.id));
+  if (approvals.length > 0) {
+    const rules = approvals.map((a) => `rule ${a.rule}${a.title ? ` "${a.title}"` : ""}`).join(", ");
+    throw failedPrecondition(`role "${roleName(row.id)}" approves steps of settings/WORKSPACE_APPROVAL (${rules}); remove it from those steps first`);
   }
   await deleteRow(tx, row.id);
   return row.id;
