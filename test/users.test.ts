@@ -101,10 +101,13 @@ describe("users", () => {
     assert.deepEqual(records.rows.map((r) => r.status_code).sort(), [...Array(9).fill("already_exists"), "ok"]);
   });
 
-  it("rotates a service account's key: the new key is shown once and works, the old one stops at once", async () => {
+  it("rotates a service account's key (shown once, the old one stops at once) and never gives it a password", async () => {
     const created = await create("deploy-bot", { type: "SERVICE_ACCOUNT" }, admin);
     const oldKey = created.body.serviceKey!;
     assert.equal((await rest("GET", "/v1/users/me", { token: oldKey })).status, 200);
+    const password = await rest<User>("PATCH", "/v1/users/deploy-bot", { token: admin, body: { user: { password: STRONG_PASSWORD }, updateMask: "password" } });
+    assert.equal(password.status, 400, JSON.stringify(password.body));
+    assert.match((password.body as unknown as { message: string }).message, /service account.*never a password/);
     const rotated = await rest<User>("PATCH", "/v1/users/deploy-bot", { token: admin, body: { regenerateServiceKey: true } });
     assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
     const newKey = rotated.body.serviceKey!;
@@ -122,7 +125,8 @@ describe("users", () => {
     assert.equal((await rest("GET", "/v1/users/me", { token: own.serviceKey })).status, 200);
 
     const records = await adminQuery(`select actor, status_code, response from audit_log where action = 'bb.users.update' and resource = 'users/deploy-bot' order by id`, app.database.url);
-    assert.deepEqual(records.rows.map((r) => [r.actor, r.status_code, JSON.parse(r.response).serviceKey]), [
+    assert.deepEqual(records.rows.map((r) => [r.actor, r.status_code, r.response ? JSON.parse(r.response).serviceKey : null]), [
+      ["users/admin", "failed_precondition", null],
       ["users/admin", "ok", "***"],
       ["users/deploy-bot", "ok", "***"],
     ]);

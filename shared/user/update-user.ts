@@ -66,6 +66,9 @@ export async function updateUser(audit: CallAudit, caller: Principal, secrets: S
   if (update.regenerateServiceKey && user.type !== "SERVICE_ACCOUNT") {
     throw failedPrecondition(`regenerate_service_key: "${user.loginId}" is not a service account; only service accounts have keys`);
   }
+  if (fields.includes("password") && user.type === "SERVICE_ACCOUNT") {
+    throw failedPrecondition(`user.password: "${user.loginId}" is a service account; it signs in with its key, never a password`);
+  }
   assertAllowedWhileRestricted(caller, self, fields, update);
 
   const email = fields.includes("email") ? parseEmail(update.email, "user.email") : user.email;
