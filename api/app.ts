@@ -23,6 +23,7 @@ import { auditLogService } from "./services/audit-log-service.ts";
 import { authService } from "./services/auth-service.ts";
 import { groupService } from "./services/group-service.ts";
 import { identityProviderService } from "./services/identity-provider-service.ts";
+import { projectService } from "./services/project-service.ts";
 import { roleService } from "./services/role-service.ts";
 import { userService } from "./services/user-service.ts";
 import { settingService } from "./services/setting-service.ts";
@@ -132,6 +133,7 @@ export function svcServices(deps: AppDeps): ServiceRegistration[] {
     }),
     userService({ db: deps.db, settings, secrets: deps.secrets }),
     workspaceService({ db: deps.db, settings }),
+    projectService({ db: deps.db, settings }),
     settingService({ db: deps.db, settings, secrets: deps.secrets, externalUrl: deps.config.externalUrl }),
     auditLogService({ db: deps.db }),
     roleService({ db: deps.db }),

@@ -86,14 +86,18 @@ describe("authorization matrix", () => {
       // Handler-decided methods act on workspace resources (users, groups): one request form.
       for (const scopeOfRequest of methodOptions(method).access.kind === "custom" ? [WORKSPACE] : [WORKSPACE, PROJECT]) {
         const request = scopeOfRequest === PROJECT ? inProject(method, rule.request) : rule.request;
-        const decidedAt = checkScope(rule.permission, scopeOfRequest);
+        const decidedAt = await checkScope(app.db, rule.permission, scopeOfRequest);
         await Promise.all(
           principals.map(async (principal) => {
             const role = PREDEFINED_ROLES.find((r) => r.id === principal.role)!;
             const bindingApplies = principal.scope === "workspace" || decidedAt === PROJECT;
             const expected = bindingApplies && role.permissions.has(rule.permission);
             const error = await outcome(principal.transport, method, request);
-            const refused = error?.code === Code.PermissionDenied && error.rawMessage.startsWith(`permission ${rule.permission} required`);
+            // Inside a project the principal cannot see at all, a refusal reads as not_found (§18.4).
+            const hidden = decidedAt === PROJECT && !role.permissions.has("bb.projects.get");
+            const refused = hidden
+              ? error?.code === Code.NotFound && error.rawMessage === `${PROJECT} does not exist`
+              : error?.code === Code.PermissionDenied && error.rawMessage.startsWith(`permission ${rule.permission} required`);
             const got = error ? `${Code[error.code]} ${error.rawMessage}` : "ok";
             if (refused === expected) mismatches.push(`${fullName(method)} as ${principal.role}@${principal.scope} on ${scopeOfRequest}: expected ${expected ? "allowed" : "denied"}, got ${got}`);
             checked++;
@@ -131,7 +135,9 @@ function inProject(method: DescMethod, request: Record<string, unknown>): Record
   for (const key of ["name", "resource", "parent"]) {
     if (method.input.fields.some((f) => f.localName === key && f.fieldKind === "scalar")) return { ...request, [key]: PROJECT };
   }
-  return request;
+  // Update methods name the resource inside their message field (project.name).
+  const holder = method.input.fields.find((f) => f.fieldKind === "message" && f.message.fields.some((g) => g.localName === "name"));
+  return holder ? { ...request, [holder.localName]: { name: PROJECT } } : request;
 }
 
 function transportFor(app: TestApp, token: string): Transport {

@@ -4,10 +4,11 @@
 // the current store (policies, group membership, custom roles), so a change
 // acts on the next request.
 import type { CommonQueryMethods } from "slonik";
+import { projectOfDatabase } from "../database/database-project.store.ts";
 import { groupIdsOfUser } from "../group/group-member.store.ts";
 import { permissionDenied, type DomainError } from "../platform/errors.ts";
 import { isBindingActive } from "./binding-condition.ts";
-import { findPolicies, type StoredPolicy } from "./iam-policy.store.ts";
+import { findPolicies, findProjectPolicies, type StoredPolicy } from "./iam-policy.store.ts";
 import { memberIncludes, namesGroup, type IamSubject, type MemberSubject } from "./members.ts";
 import { isPermission, permissionScope, type Permission } from "./permissions.ts";
 import { rolePermissions } from "./roles.ts";
@@ -16,16 +17,21 @@ import { ADMIN_ROLE } from "./workspace-admins.ts";
 export const WORKSPACE = "workspaces/-";
 
 const PROJECT_OF = /^projects\/([^/]+)/;
+const DATABASE_OF = /^instances\/([^/]+)\/databases\/([^/]+)/;
 
 /**
- * The policy scope a permission is checked at for a resource name. Only names
- * under projects/ find their project here; database names (instances/…/
- * databases/…) will need a resource-to-project lookup when DatabaseService lands.
+ * The policy scope a permission is checked at for a resource name: a name
+ * under projects/ names its project, a database name (and what sits under it)
+ * the project that holds the database; anything else, and a database that
+ * does not exist, is decided at workspace scope.
  */
-export function checkScope(permission: Permission, resourceName: string): string {
+export async function checkScope(db: CommonQueryMethods, permission: Permission, resourceName: string): Promise<string> {
   if (permissionScope(permission) === "workspace") return WORKSPACE;
   const project = PROJECT_OF.exec(resourceName)?.[1];
-  return project ? `projects/${project}` : WORKSPACE;
+  if (project) return `projects/${project}`;
+  const database = DATABASE_OF.exec(resourceName);
+  const holder = database && (await projectOfDatabase(db, database[1]!, database[2]!));
+  return holder ? `projects/${holder}` : WORKSPACE;
 }
 
 /** The role names bound to the subject at the scope (workspace bindings count everywhere). */
@@ -58,6 +64,13 @@ export function permissionRequired(permission: string, scope: string): DomainErr
 /** Throws permission_denied unless the subject holds the permission at the scope. */
 export async function requirePermission(db: CommonQueryMethods, subject: IamSubject, permission: Permission, scope: string): Promise<void> {
   if (!(await hasPermission(db, subject, permission, scope))) throw permissionRequired(permission, scope);
+}
+
+/** The ids of the projects where the subject has an active binding (any role). */
+export async function projectsWithBinding(db: CommonQueryMethods, subject: IamSubject, now = new Date()): Promise<string[]> {
+  const policies = await findProjectPolicies(db);
+  const member = await withGroups(db, subject, policies);
+  return policies.filter((policy) => rolesIn([policy], member, now).size > 0).map((policy) => policy.scope.slice("projects/".length));
 }
 
 export async function isWorkspaceAdmin(db: CommonQueryMethods, subject: IamSubject): Promise<boolean> {

@@ -1,10 +1,10 @@
-// Granting workspace roles to one member outside SetIamPolicy (CreateUser's
-// roles, contract §6.5): added to the workspace policy under its row lock,
+// Granting roles to one member outside SetIamPolicy (CreateUser's workspace
+// roles, contract §6.5; a new project's owner, §9.1): added to the scope's
+// policy under its row lock,
 // validated like any binding, each grant audited as bb.role.assign. A role
 // listed twice with the same expiry is granted (and recorded) once.
 import { AuditAction } from "../audit/actions.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
-import { WORKSPACE } from "./authorize.ts";
 import { expiryCondition } from "./binding-condition.ts";
 import { lockPolicy, replacePolicy, type StoredBinding } from "./iam-policy.store.ts";
 import { validateBindings } from "./policy-validation.ts";
@@ -14,8 +14,9 @@ export interface RoleGrant {
   expiresAt?: Date | undefined;
 }
 
-export async function grantWorkspaceRoles(
+export async function grantRoles(
   audit: CallAudit,
+  scope: string,
   member: string,
   grants: readonly RoleGrant[],
   maximumRoleExpirationMs: number | undefined,
@@ -33,10 +34,10 @@ export async function grantWorkspaceRoles(
     { fieldPrefix: "roles" },
   );
   const added = distinct(validated);
-  const policy = await lockPolicy(audit.tx, WORKSPACE);
-  await replacePolicy(audit.tx, WORKSPACE, [...policy.bindings, ...added], updater);
+  const policy = await lockPolicy(audit.tx, scope);
+  await replacePolicy(audit.tx, scope, [...policy.bindings, ...added], updater);
   for (const binding of added) {
-    audit.extra.push({ action: AuditAction.roleAssign, resource: WORKSPACE, detail: { member, role: binding.role } });
+    audit.extra.push({ action: AuditAction.roleAssign, resource: scope, detail: { member, role: binding.role } });
   }
 }
 

@@ -44,3 +44,9 @@ export async function scopesWithBinding(db: CommonQueryMethods, pattern: { role:
   return [...(await db.anyFirst(sql.type(z.object({ scope: z.string() }))`
     select scope from iam_policy where bindings @> ${sql.jsonb([pattern])} order by scope`))];
 }
+
+/** Every project's policy (scopes projects/<id>). */
+export async function findProjectPolicies(db: CommonQueryMethods): Promise<StoredPolicy[]> {
+  return [...(await db.any(sql.type(policyRow)`
+    select scope, bindings, etag, update_time from iam_policy where scope like 'projects/%'`))];
+}

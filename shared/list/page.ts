@@ -70,3 +70,32 @@ function isKeyPart(value: unknown): value is string | number {
 function queryHash(query: string): string {
   return createHash("sha256").update(query).digest("base64url").slice(0, 11);
 }
+
+export interface PageRequest {
+  pageSize?: number | bigint;
+  pageToken: string;
+}
+
+export interface Page<Row> {
+  rows: Row[];
+  nextPageToken: string;
+}
+
+/**
+ * One page of a keyset-paged list: `fetch` reads up to `limit` rows after the
+ * key (undefined = from the start) in the list's order; `keyOf` gives a row's
+ * sort key. One row beyond the page tells whether another page follows.
+ */
+export async function keysetPage<Row>(
+  request: PageRequest,
+  query: string,
+  fetch: (after: PageKey | undefined, limit: number) => Promise<readonly Row[]>,
+  keyOf: (row: Row) => PageKey,
+  options: PageSizeOptions = {},
+): Promise<Page<Row>> {
+  const size = pageSize(request.pageSize, options);
+  const rows = await fetch(decodePageToken(request.pageToken, query), size + 1);
+  const page = rows.slice(0, size);
+  const last = page.at(-1);
+  return { rows: page, nextPageToken: rows.length > size && last !== undefined ? encodePageToken(query, keyOf(last)) : "" };
+}

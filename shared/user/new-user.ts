@@ -6,7 +6,8 @@
 import { AuditAction } from "../audit/actions.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
 import { userName } from "../auth/principal.ts";
-import { grantWorkspaceRoles, type RoleGrant } from "../iam/grant-roles.ts";
+import { WORKSPACE } from "../iam/authorize.ts";
+import { grantRoles, type RoleGrant } from "../iam/grant-roles.ts";
 import { userMember } from "../iam/members.ts";
 import { MEMBER_ROLE } from "../iam/workspace-admins.ts";
 import { insertUser, type NewUser, type UserRow } from "./user.store.ts";
@@ -34,6 +35,6 @@ export async function addUser(audit: CallAudit, creation: UserCreation): Promise
   if (audit.action === AuditAction.userCreate) audit.resource = name;
   else audit.extra.push({ action: AuditAction.userCreate, resource: name, detail: creation.detail ?? {} });
   const grants = [{ role: MEMBER_ROLE }, ...creation.roles.filter((grant) => grant.role !== MEMBER_ROLE)];
-  await grantWorkspaceRoles(audit, userMember(user.loginId), grants, creation.maximumRoleExpirationMs, creation.grantedBy);
+  await grantRoles(audit, WORKSPACE, userMember(user.loginId), grants, creation.maximumRoleExpirationMs, creation.grantedBy);
   return user;
 }

@@ -21,7 +21,7 @@ export type Authorize = (
   resourceName: string,
   /** The call's transaction when it has one: the check reads through it. */
   tx: Tx | undefined,
-) => Promise<{ allowed: boolean; resource: string }>;
+) => Promise<{ allowed: boolean; resource: string; /** Refused inside a project the principal cannot see. */ hidden?: boolean }>;
 
 const RESTRICTED: Record<Restriction, string> = {
   password_change: "password change required: change your password with UpdateUser first",
@@ -42,6 +42,7 @@ export function createAclInterceptor(authorize: Authorize): Interceptor {
     // A request that names no resource (workspace calls) is recorded at the scope checked.
     const facts = audit ?? req.contextValues.get(kStreamAudit);
     if (facts && !resourceName) facts.resource ??= decision.resource;
+    if (decision.hidden) throw new ConnectError(`${resourceName || decision.resource} does not exist`, Code.NotFound);
     if (!decision.allowed) throw permissionRequired(access.permission, decision.resource);
     return next(call as never);
   };
