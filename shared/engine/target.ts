@@ -23,6 +23,9 @@ export interface ConnectionConfig {
   extraOptions: Record<string, string>;
 }
 
+/** How long explainRows lets one statement take unless told otherwise. */
+export const DEFAULT_EXPLAIN_TIMEOUT_MS = 10_000;
+
 /** What EXPLAIN says a DML statement of the script touches, or why it could not be explained. */
 export interface RowEstimate {
   /** The statement's index in the script (0-based, as splitStatements numbers them). */
@@ -47,13 +50,16 @@ export interface Target {
   readonly engine: Engine;
   /** Connects and answers the server's version; a clear connection error otherwise. */
   version(): Promise<string>;
-  /** Database names (PostgreSQL: non-template; MySQL: schemas except the system ones), sorted. */
+  /** Database names (PostgreSQL: non-template ones the user may connect to; MySQL: schemas except the system ones), sorted. */
   listDatabases(): Promise<string[]>;
   metadata(database: string): Promise<DatabaseMetadata>;
   /** Deterministic DDL text of the database: the same schema gives byte-identical output. */
   schemaDdl(database: string): Promise<string>;
-  /** EXPLAIN estimates of the script's DML statements (DDL and other statements: no entry). */
-  explainRows(database: string, script: string): Promise<RowEstimate[]>;
+  /**
+   * EXPLAIN estimates of the script's DML statements (DDL and other statements: no entry).
+   * `timeoutMs` bounds each statement the estimate needs (default DEFAULT_EXPLAIN_TIMEOUT_MS).
+   */
+  explainRows(database: string, script: string, options?: { timeoutMs?: number }): Promise<RowEstimate[]>;
   /** Runs (or checks) the script without changing anything (§10.3 DRY_RUN). */
   dryRun(database: string, script: string, options: { timeoutMs: number }): Promise<DryRunProblem[]>;
   /** Closes every connection the target opened. */

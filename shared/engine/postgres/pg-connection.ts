@@ -1,0 +1,79 @@
+// Opens PostgreSQL connections for one target: a fresh client per call,
+// connected to the database the call is about, always closed afterwards (and
+// all of them by close()). Connection failures become clear failed_precondition
+// errors; failures of the platform's own queries too.
+import pg from "pg";
+import type { ConnectionOptions } from "node:tls";
+import { queryFailure } from "../connect-failure.ts";
+import { connectTimeoutMs, tlsPolicy } from "../connect-options.ts";
+import type { ConnectionConfig } from "../target.ts";
+import { pgConnectFailure } from "./pg-connect-error.ts";
+
+const APPLICATION_NAME = "change-audit";
+
+export class PgConnector {
+  readonly config: ConnectionConfig;
+  private readonly timeoutMs: number;
+  private readonly open = new Set<pg.Client>();
+
+  constructor(config: ConnectionConfig) {
+    this.config = config;
+    this.timeoutMs = connectTimeoutMs(config);
+  }
+
+  /** The database a call without one connects to (the data source's, else `postgres`). */
+  get defaultDatabase(): string {
+    return this.config.database || "postgres";
+  }
+
+  async withClient<T>(database: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+    const client = await this.connect(database);
+    try {
+      return await work(client);
+    } catch (error) {
+      throw queryFailure(this.config, database, error);
+    } finally {
+      this.open.delete(client);
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    const clients = [...this.open];
+    this.open.clear();
+    await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
+  }
+
+  private async connect(database: string): Promise<pg.Client> {
+    const client = new pg.Client({
+      host: this.config.host,
+      port: this.config.port,
+      user: this.config.username,
+      password: this.config.password,
+      database,
+      ssl: this.ssl(),
+      connectionTimeoutMillis: this.timeoutMs,
+      application_name: APPLICATION_NAME,
+      keepAlive: true,
+    });
+    // A server that goes away between queries emits 'error'; the next query reports it.
+    client.on("error", () => undefined);
+    try {
+      await client.connect();
+    } catch (error) {
+      throw pgConnectFailure(this.config, error, this.timeoutMs);
+    }
+    this.open.add(client);
+    return client;
+  }
+
+  private ssl(): false | ConnectionOptions {
+    const policy = tlsPolicy(this.config);
+    if (!policy) return false;
+    return {
+      ca: policy.ca,
+      rejectUnauthorized: policy.verifyChain,
+      ...(policy.verifyHost ? {} : { checkServerIdentity: () => undefined }),
+    };
+  }
+}
