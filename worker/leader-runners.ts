@@ -1,11 +1,14 @@
 // Periodic runners that only the leader runs (contract §15.7): every hour it
-// schedules the clean-ups, each at most once at a time (job keys).
+// schedules the clean-ups, each at most once at a time (job keys); on
+// election and every 15 minutes, a sync of every active instance (§9.3).
+import { enqueueEveryInstanceSync } from "../shared/instance/instance-sync-jobs.ts";
 import { addJob } from "../shared/jobs/jobs.store.ts";
 import type { Db } from "../shared/platform/db.ts";
 import type { Logger } from "../shared/platform/logger.ts";
 
 const CLEANUP_EVERY_MS = 60 * 60 * 1000;
 const PERMAFAILED_RETENTION_DAYS = 30;
+const INSTANCE_SYNC_EVERY_MS = 15 * 60 * 1000;
 
 /** Starts the leader's runners; resolves to the function that stops them. */
 export async function startLeaderRunners(db: Db, logger: Logger): Promise<() => Promise<void>> {
@@ -15,7 +18,13 @@ export async function startLeaderRunners(db: Db, logger: Logger): Promise<() => 
       addJob(db, "maintenance.cleanupJobs", { permafailedOlderThanDays: PERMAFAILED_RETENTION_DAYS }, { ...once, jobKey: "maintenance.cleanupJobs" }),
       addJob(db, "maintenance.cleanupSignInState", {}, { ...once, jobKey: "maintenance.cleanupSignInState" }),
     ]).catch((error: unknown) => logger.warn({ error }, "could not schedule the clean-ups"));
+  const scheduleSyncs = () => enqueueEveryInstanceSync(db).catch((error: unknown) => logger.warn({ error }, "could not schedule the instance syncs"));
   await scheduleCleanup();
+  await scheduleSyncs();
   const timer = setInterval(() => void scheduleCleanup(), CLEANUP_EVERY_MS);
-  return async () => clearInterval(timer);
+  const syncTimer = setInterval(() => void scheduleSyncs(), INSTANCE_SYNC_EVERY_MS);
+  return async () => {
+    clearInterval(timer);
+    clearInterval(syncTimer);
+  };
 }

@@ -8,6 +8,8 @@ export interface EnqueueOptions {
   /** Jobs with the same key collapse into one (graphile-worker job_key). */
   jobKey?: string;
   jobKeyMode?: "replace" | "preserve_run_at" | "unsafe_dedupe";
+  /** Jobs of one named queue run one at a time, in order. */
+  queueName?: string;
   runAt?: Date;
   maxAttempts?: number;
 }
@@ -17,6 +19,7 @@ export async function addJob<N extends JobName>(db: CommonQueryMethods, name: N,
     select graphile_worker.add_job(
       identifier => ${name},
       payload => ${sql.jsonb(payload)}::json,
+      queue_name => ${options.queueName ?? null},
       run_at => ${options.runAt ? sql.timestamp(options.runAt) : null},
       max_attempts => ${options.maxAttempts ?? null},
       job_key => ${options.jobKey ?? null},

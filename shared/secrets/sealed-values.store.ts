@@ -18,6 +18,7 @@ const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: "principal", key: "id", column: "mfa_secret", kind: "text" },
   { table: "principal", key: "id", column: "mfa_temp_secret", kind: "text" },
   { table: "identity_provider", key: "id", column: "config", kind: "jsonb" },
+  { table: "instance", key: "id", column: "data_sources", kind: "jsonb" },
 ];
 
 /** Replaces every sealed value with `reseal(value)`; answers how many were re-sealed. */

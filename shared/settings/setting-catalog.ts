@@ -3,7 +3,9 @@
 // payload in Setting.value, §7.1), its defaults, its validation and what a
 // write of it adjusts. SYSTEM is internal and never reaches clients (§7.13).
 import type { DescField, DescMessage, JsonObject, Message } from "@bufbuild/protobuf";
+import type { CommonQueryMethods } from "slonik";
 import { SettingValueSchema } from "../gen/svc/v1/setting_service_pb.js";
+import { refuseRemovingUsedEnvironments } from "../instance/environment-in-use.ts";
 import { invalidArgument, permissionDenied } from "../platform/errors.ts";
 import type { ListKeys } from "./setting-secrets.ts";
 import * as defaults from "./setting-defaults.ts";
@@ -35,13 +37,13 @@ export interface SettingKind {
   defaults: JsonObject;
   /** Checks a payload about to be stored; may normalize it (durations, role names). */
   validate(value: Message, context: ValidationContext): void | Promise<void>;
-  /** Adjusts the merged payload of a write, before it is validated and stored. */
-  beforeSave?(current: Message, next: Message, context: SaveContext): void;
+  /** Adjusts (or refuses) the merged payload of a write, before it is validated and stored; `tx` is the write's transaction. */
+  beforeSave?(current: Message, next: Message, context: SaveContext, tx: CommonQueryMethods): void | Promise<void>;
 }
 
 interface KindOptions<M extends Message> {
   defaults?: JsonObject;
-  beforeSave?(current: M, next: M, context: SaveContext): void;
+  beforeSave?(current: M, next: M, context: SaveContext, tx: CommonQueryMethods): void | Promise<void>;
 }
 
 function kind<M extends Message>(
@@ -68,7 +70,10 @@ export const SETTINGS: readonly SettingKind[] = [
   kind("AI", validateAi, { defaults: defaults.AI_DEFAULTS }),
   kind("DATA_CLASSIFICATION", validateDataClassification),
   kind("SEMANTIC_TYPES", validateSemanticTypes),
-  kind("ENVIRONMENT", validateEnvironments, { defaults: defaults.ENVIRONMENT_DEFAULTS }),
+  kind("ENVIRONMENT", validateEnvironments, {
+    defaults: defaults.ENVIRONMENT_DEFAULTS,
+    beforeSave: (current, next, _context, tx) => refuseRemovingUsedEnvironments(current, next, tx),
+  }),
   kind("EMAIL", validateEmail, { defaults: defaults.EMAIL_DEFAULTS }),
   kind("MAINTENANCE_WINDOW", validateMaintenanceWindow, { defaults: defaults.MAINTENANCE_WINDOW_DEFAULTS }),
   kind("EMERGENCY_PAUSE", validateEmergencyPause, { defaults: defaults.EMERGENCY_PAUSE_DEFAULTS, beforeSave: stampPause }),

@@ -34,7 +34,7 @@ export async function updateSetting(audit: CallAudit, context: WriteContext, wri
   if (write.etag && write.etag !== row.etag) throw aborted(`settings/${kind.name} changed since it was read (etag mismatch); read it again`);
   const current = effectiveValue(kind, row.value);
   const next = mergeWrite(kind, current, write.value, paths, context.secrets);
-  kind.beforeSave?.(current, next, context);
+  await kind.beforeSave?.(current, next, context, audit.tx);
   await kind.validate(next, context);
   const saved = await saveSettingValue(audit.tx, kind.name, storedJson(kind, next), context.updater);
   audit.resource = `settings/${kind.name}`;
