@@ -153,6 +153,14 @@ describe("settings", () => {
     assert.deepEqual(ok(await patch("ENVIRONMENT", { environment: { environments: envs } }, "*")).value.environment.environments.map((e: Json) => e.title), ["Dev", "prod"]);
   });
 
+  it("refuses review rules of unknown types or with bad payloads, naming the field (§10.4)", async () => {
+    const withRules = (rules: Json[]) => patch("ENVIRONMENT", { environment: { environments: [{ id: "dev", rolloutPolicy: "AUTOMATIC", sqlReview: { rules } }] } }, "*");
+    refused(await withRules([{ type: "statement.no-such-rule", level: "ERROR" }]), 400, /environments\[0\]\.sqlReview\.rules\[0\]\.type "statement\.no-such-rule" is not a review rule/);
+    refused(await withRules([{ type: "statement.insert-row-limit", level: "ERROR", payload: { max: 0 } }]), 400, /environments\[0\]\.sqlReview\.rules\[0\]\.payload\.max must be an integer ≥ 1/);
+    const stored = ok(await withRules([{ type: "statement.insert-row-limit", level: "WARNING", payload: { max: 500 } }])).value.environment.environments[0].sqlReview.rules;
+    assert.deepEqual(stored, [{ type: "statement.insert-row-limit", level: "WARNING", payload: { max: 500 } }]);
+  });
+
   const approval = (expression: string, roles = ["roles/projectOwner"]) =>
     patch("WORKSPACE_APPROVAL", { workspaceApproval: { rules: [{ source: "CHANGE_DATABASE", condition: { expression }, template: { steps: [{ roles }] } }] } }, "*");
 
