@@ -8,7 +8,7 @@ import { startWorker } from "./worker/worker.ts";
 
 await runProcess("server", async (context) => {
   const resources = await openResources(context);
-  const worker = await startWorker({ url: resources.store.url, db: resources.db, logger: context.logger });
+  const worker = await startWorker({ ...resources, url: resources.store.url, logger: context.logger });
   context.onStop(() => worker.stop());
   const api = await startApi({ ...context, ...resources, isLeader: worker.leadership.isLeader });
   context.onStop(() => api.stop());

@@ -2,7 +2,7 @@
 // store: session tokens and service keys (contract §4.3), IAM bindings (§6.4).
 import { authenticate } from "../shared/auth/authenticate.ts";
 import { sessionPolicyOf } from "../shared/auth/sessions.ts";
-import { checkScope, hasPermission, WORKSPACE } from "../shared/iam/authorize.ts";
+import { checkScope, decideAccess, WORKSPACE } from "../shared/iam/authorize.ts";
 import { isPermission } from "../shared/iam/permissions.ts";
 import type { Db } from "../shared/platform/db.ts";
 import type { SettingReader } from "../shared/settings/setting-cache.ts";
@@ -14,20 +14,11 @@ export function sessionAuthenticate(db: Db, settings: SettingReader): Authentica
   return async (token) => authenticate(db, token, sessionPolicyOf(await readWorkspaceProfile(settings)));
 }
 
-/**
- * A refusal inside a project the caller cannot see at all (no bb.projects.get
- * there) is reported as hidden, so that the caller learns nothing about what
- * the project holds (contract §18.4).
- */
 export function iamAuthorize(db: Db): Authorize {
   return async (principal, permission, resourceName, tx) => {
-    if (!isPermission(permission)) return { allowed: false, resource: resourceName || WORKSPACE };
+    if (!isPermission(permission)) return { allowed: false, hidden: false, resource: resourceName || WORKSPACE };
     const reader = tx ?? db;
     const scope = await checkScope(reader, permission, resourceName);
-    if (await hasPermission(reader, principal, permission, scope)) return { allowed: true, resource: scope };
-    const hidden = scope !== WORKSPACE && (permission === VISIBILITY || !(await hasPermission(reader, principal, VISIBILITY, scope)));
-    return { allowed: false, resource: scope, hidden };
+    return { ...(await decideAccess(reader, principal, permission, scope)), resource: scope };
   };
 }
-
-const VISIBILITY = "bb.projects.get";

@@ -21,8 +21,12 @@ import { iamAuthorize, sessionAuthenticate } from "./access.ts";
 import { actuatorService } from "./services/actuator-service.ts";
 import { auditLogService } from "./services/audit-log-service.ts";
 import { authService } from "./services/auth-service.ts";
+import { databaseService } from "./services/database-service.ts";
 import { groupService } from "./services/group-service.ts";
 import { identityProviderService } from "./services/identity-provider-service.ts";
+import { instanceService } from "./services/instance-service.ts";
+import { planCheckRunService } from "./services/plan-check-run-service.ts";
+import { planService } from "./services/plan-service.ts";
 import { projectService } from "./services/project-service.ts";
 import { roleService } from "./services/role-service.ts";
 import { userService } from "./services/user-service.ts";
@@ -134,6 +138,10 @@ export function svcServices(deps: AppDeps): ServiceRegistration[] {
     userService({ db: deps.db, settings, secrets: deps.secrets }),
     workspaceService({ db: deps.db, settings }),
     projectService({ db: deps.db, settings }),
+    instanceService({ db: deps.db, secrets: deps.secrets }),
+    databaseService({ db: deps.db, secrets: deps.secrets }),
+    planService({ db: deps.db }),
+    planCheckRunService({ db: deps.db }),
     settingService({ db: deps.db, settings, secrets: deps.secrets, externalUrl: deps.config.externalUrl }),
     auditLogService({ db: deps.db }),
     roleService({ db: deps.db }),

@@ -24,12 +24,26 @@ const PROJECT = "projects/matrix";
 
 /**
  * Methods that check access in their handler, with the request that takes
- * the permission path (acting on someone else) and the permission it needs.
+ * the permission path (acting on someone else), the permission it needs, and
+ * the resource it checks that permission on (workspace resources otherwise).
  */
-const CUSTOM_RULES: Record<string, { permission: Permission; request: Record<string, unknown> }> = {
+const CUSTOM_RULES: Record<string, { permission: Permission; request: Record<string, unknown>; resource?: string }> = {
   "svc.v1.UserService.GetUser": { permission: "bb.users.get", request: { name: "users/someone-else" } },
   "svc.v1.UserService.UpdateUser": { permission: "bb.users.update", request: { user: { name: "users/someone-else" }, updateMask: { paths: ["title"] } } },
   "svc.v1.GroupService.UpdateGroup": { permission: "bb.groups.update", request: { group: { name: "groups/nobody-owns" }, updateMask: { paths: ["title"] } } },
+  "svc.v1.DatabaseService.UpdateDatabase": {
+    permission: "bb.databases.update",
+    request: { database: { name: "instances/matrix/databases/none" }, updateMask: { paths: ["labels"] } },
+  },
+  "svc.v1.DatabaseService.TransferDatabases": {
+    permission: "bb.databases.update",
+    request: { databases: ["instances/matrix/databases/none"], targetProject: "projects/default" },
+  },
+  "svc.v1.PlanService.UpdatePlan": {
+    permission: "bb.plans.update",
+    request: { plan: { name: `${PROJECT}/plans/1` }, updateMask: { paths: ["title"] } },
+    resource: PROJECT,
+  },
 };
 
 interface Principal {
@@ -83,9 +97,9 @@ describe("authorization matrix", () => {
     for (const method of allMethods(services)) {
       const rule = ruleOf(method);
       if (!rule) continue;
-      // Handler-decided methods act on workspace resources (users, groups): one request form.
-      for (const scopeOfRequest of methodOptions(method).access.kind === "custom" ? [WORKSPACE] : [WORKSPACE, PROJECT]) {
-        const request = scopeOfRequest === PROJECT ? inProject(method, rule.request) : rule.request;
+      // Handler-decided methods name their resource in their rule: one request form.
+      for (const scopeOfRequest of rule.resource ? [rule.resource] : methodOptions(method).access.kind === "custom" ? [WORKSPACE] : [WORKSPACE, PROJECT]) {
+        const request = scopeOfRequest === PROJECT && !rule.resource ? inProject(method, rule.request) : rule.request;
         const decidedAt = await checkScope(app.db, rule.permission, scopeOfRequest);
         await Promise.all(
           principals.map(async (principal) => {
@@ -123,7 +137,7 @@ function fullName(method: DescMethod): string {
 }
 
 /** The permission a method needs and a request that reaches the check, or undefined when none applies. */
-function ruleOf(method: DescMethod): { permission: Permission; request: Record<string, unknown> } | undefined {
+function ruleOf(method: DescMethod): { permission: Permission; request: Record<string, unknown>; resource?: string } | undefined {
   const access = methodOptions(method).access;
   if (access.kind === "iam" && isPermission(access.permission)) return { permission: access.permission, request: {} };
   if (access.kind !== "custom") return undefined;

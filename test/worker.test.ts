@@ -7,8 +7,11 @@ import { sql } from "slonik";
 import { z } from "zod";
 import { addJob } from "../shared/jobs/jobs.store.ts";
 import { createDb, withTransaction, type Db } from "../shared/platform/db.ts";
+import { createSecretBox } from "../shared/secrets/secret-box.ts";
+import { parseSecretKey } from "../shared/secrets/secret-key.ts";
 import { startWorker, type Worker } from "../worker/worker.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
+import { createMetrics } from "../shared/platform/metrics.ts";
 import { quietLogger } from "./helpers/logger.ts";
 
 async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -26,7 +29,8 @@ describe("worker", () => {
   before(async () => {
     database = await createTestDatabase();
     db = await createDb(database.url, quietLogger());
-    worker = await startWorker({ url: database.url, db, logger: quietLogger() });
+    const secrets = createSecretBox(parseSecretKey(process.env.SVC_SECRET_KEY ?? "", "SVC_SECRET_KEY"));
+    worker = await startWorker({ url: database.url, db, logger: quietLogger(), secrets, metrics: createMetrics({ threadPoolSize: 4 }) });
   });
   after(async () => {
     await worker.stop();

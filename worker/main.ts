@@ -1,16 +1,24 @@
 // The worker process (Procfile `worker`): runs background jobs; the leader
 // among workers also runs the periodic runners.
 import { createDb } from "../shared/platform/db.ts";
+import { createMetrics } from "../shared/platform/metrics.ts";
 import { runProcess } from "../shared/platform/process.ts";
 import { openStore } from "../shared/platform/store.ts";
+import { checkSecretKey } from "../shared/secrets/key-check.ts";
+import { createSecretBox } from "../shared/secrets/secret-box.ts";
+import { loadSecretKey } from "../shared/secrets/secret-key.ts";
 import { startWorker } from "./worker.ts";
 
 await runProcess("worker", async ({ config, logger, onStop }) => {
+  const secrets = createSecretBox(await loadSecretKey(config, logger));
   const store = await openStore(config, logger);
   onStop(() => store.close());
   const db = await createDb(store.url, logger);
   onStop(() => db.end());
-  const worker = await startWorker({ url: store.url, db, logger });
+  await checkSecretKey(db, secrets);
+  // Recorded for the job code's sake; a standalone worker serves no /metrics.
+  const metrics = createMetrics({ threadPoolSize: config.threadPoolSize });
+  const worker = await startWorker({ url: store.url, db, logger, secrets, metrics });
   onStop(() => worker.stop());
   logger.info("worker started");
 });

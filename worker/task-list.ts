@@ -2,12 +2,28 @@
 import type { TaskList } from "graphile-worker";
 import type { JobName } from "../shared/jobs/catalog.ts";
 import type { Db } from "../shared/platform/db.ts";
+import type { Logger } from "../shared/platform/logger.ts";
+import type { Metrics } from "../shared/platform/metrics.ts";
+import type { SecretBox } from "../shared/secrets/secret-box.ts";
 import { cleanupJobs } from "./tasks/cleanup-jobs.ts";
 import { cleanupSignInState } from "./tasks/cleanup-sign-in-state.ts";
+import { planCheckTask } from "./tasks/plan-check.ts";
+import { syncInstanceTask } from "./tasks/sync-instance.ts";
 
-export function createTaskList(db: Db): TaskList & Record<JobName, unknown> {
+/** What the tasks work with. */
+export interface TaskDeps {
+  db: Db;
+  /** Opens the credentials jobs connect with (data-source passwords). */
+  secrets: SecretBox;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+export function createTaskList(deps: TaskDeps): TaskList & Record<JobName, unknown> {
   return {
-    "maintenance.cleanupJobs": cleanupJobs(db),
-    "maintenance.cleanupSignInState": cleanupSignInState(db),
+    "maintenance.cleanupJobs": cleanupJobs(deps.db),
+    "maintenance.cleanupSignInState": cleanupSignInState(deps.db),
+    "instance.sync": syncInstanceTask(deps.db, deps.secrets),
+    "plan.check": planCheckTask(deps),
   };
 }

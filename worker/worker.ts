@@ -7,14 +7,12 @@ import { startLeaderElection, type Leadership } from "../shared/platform/leader.
 import type { Logger } from "../shared/platform/logger.ts";
 import { createGraphileLogger } from "./graphile-logger.ts";
 import { startLeaderRunners } from "./leader-runners.ts";
-import { createTaskList } from "./task-list.ts";
+import { createTaskList, type TaskDeps } from "./task-list.ts";
 
 const DEFAULT_CONCURRENCY = 5;
 
-export interface WorkerDeps {
+export interface WorkerDeps extends TaskDeps {
   url: string;
-  db: Db;
-  logger: Logger;
   concurrency?: number;
 }
 
@@ -36,7 +34,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     concurrency,
     noHandleSignals: true,
     crontab: "", // periodic work is scheduled by the leader runners
-    taskList: createTaskList(deps.db),
+    taskList: createTaskList(deps),
     logger: createGraphileLogger(logger),
   });
   const leadership = startLeaderElection({ url: deps.url, logger, onElected: () => startLeaderRunners(deps.db, logger) });

@@ -2,12 +2,11 @@
 // trail, the actor forms (alice, users/alice, me), the two orders, and keyset
 // pages whose token is bound to the query.
 import type { CommonQueryMethods } from "slonik";
-import { userName } from "../auth/principal.ts";
+import { userFilterValue } from "../list/user-filter-value.ts";
 import { parseFilter, parseRfc3339, type FilterFields, type FilterTerm } from "../list/filter.ts";
 import { parseOrderBy } from "../list/order-by.ts";
 import { decodePageToken, encodePageToken, pageSize } from "../list/page.ts";
 import { invalidArgument } from "../platform/errors.ts";
-import { parseLoginId } from "../platform/names.ts";
 import { ANONYMOUS_ACTOR, SYSTEM_ACTOR } from "./actions.ts";
 import type { AuditRecord } from "./audit.ts";
 import { findAuditRecords, type AuditPosition } from "./audit-search.store.ts";
@@ -65,10 +64,8 @@ export function parseAuditQuery(input: AuditQueryInput): AuditQuery {
  * `system` and `anonymous` themselves, `alice` and `users/alice` the user.
  */
 function actorName(value: string, caller: string): string {
-  if (value === "me" || value === "users/me") return caller;
   if (value === SYSTEM_ACTOR || value === ANONYMOUS_ACTOR) return value;
-  const loginId = value.startsWith("users/") ? value.slice("users/".length) : value;
-  return userName(parseLoginId(loginId, `filter actor "${value}"`));
+  return userFilterValue(value, caller, "actor");
 }
 
 export interface AuditPageRequest {

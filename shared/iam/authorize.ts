@@ -6,7 +6,7 @@
 import type { CommonQueryMethods } from "slonik";
 import { projectOfDatabase } from "../database/database-project.store.ts";
 import { groupIdsOfUser } from "../group/group-member.store.ts";
-import { permissionDenied, type DomainError } from "../platform/errors.ts";
+import { notFound, permissionDenied, type DomainError } from "../platform/errors.ts";
 import { isBindingActive } from "./binding-condition.ts";
 import { findPolicies, findProjectPolicies, type StoredPolicy } from "./iam-policy.store.ts";
 import { memberIncludes, namesGroup, type IamSubject, type MemberSubject } from "./members.ts";
@@ -61,9 +61,34 @@ export function permissionRequired(permission: string, scope: string): DomainErr
   return permissionDenied(`permission ${permission} required on ${scope}`);
 }
 
-/** Throws permission_denied unless the subject holds the permission at the scope. */
+export interface AccessDecision {
+  allowed: boolean;
+  /**
+   * Refused inside a project the subject cannot see at all (no
+   * bb.projects.get there): reported as not_found, so that the caller learns
+   * nothing about what the project holds (contract §18.4).
+   */
+  hidden: boolean;
+}
+
+const VISIBILITY: Permission = "bb.projects.get";
+
+export async function decideAccess(db: CommonQueryMethods, subject: IamSubject, permission: string, scope: string): Promise<AccessDecision> {
+  if (await hasPermission(db, subject, permission, scope)) return { allowed: true, hidden: false };
+  const hidden = scope !== WORKSPACE && (permission === VISIBILITY || !(await hasPermission(db, subject, VISIBILITY, scope)));
+  return { allowed: false, hidden };
+}
+
+/** The refusal of a resource in a project the caller cannot see. */
+export function hiddenScope(scope: string): DomainError {
+  return notFound(`${scope} does not exist`);
+}
+
+/** Throws permission_denied (not_found in a project it cannot see) unless the subject holds the permission at the scope. */
 export async function requirePermission(db: CommonQueryMethods, subject: IamSubject, permission: Permission, scope: string): Promise<void> {
-  if (!(await hasPermission(db, subject, permission, scope))) throw permissionRequired(permission, scope);
+  const decision = await decideAccess(db, subject, permission, scope);
+  if (decision.hidden) throw hiddenScope(scope);
+  if (!decision.allowed) throw permissionRequired(permission, scope);
 }
 
 /** The ids of the projects where the subject has an active binding (any role). */

@@ -4,7 +4,7 @@
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import type { FilterTerm } from "../list/filter.ts";
-import { afterNewest, newestFirst, pageTimeColumn } from "../list/newest-first.store.ts";
+import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../list/newest-first.store.ts";
 import type { PageKey } from "../list/page.ts";
 import { storedDataSource } from "./data-sources.ts";
 
@@ -116,7 +116,7 @@ export interface InstanceListQuery {
   limit: number;
 }
 
-const listedInstance = z.intersection(instanceRow, z.object({ page_time: z.string() }).transform((r) => ({ pageTime: r.page_time })));
+const listedInstance = withPageTime(instanceRow);
 
 /** Instances newest first, each with its page time. */
 export async function listInstances(db: CommonQueryMethods, query: InstanceListQuery): Promise<readonly (InstanceRow & { pageTime: string })[]> {

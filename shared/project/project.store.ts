@@ -2,7 +2,7 @@
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import type { FilterTerm } from "../list/filter.ts";
-import { afterNewest, newestFirst, pageTimeColumn } from "../list/newest-first.store.ts";
+import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../list/newest-first.store.ts";
 import type { PageKey } from "../list/page.ts";
 
 export const projectRow = z
@@ -100,7 +100,7 @@ export interface ProjectListQuery {
   limit: number;
 }
 
-const listedProject = z.intersection(projectRow, z.object({ page_time: z.string() }).transform((r) => ({ pageTime: r.page_time })));
+const listedProject = withPageTime(projectRow);
 
 /** Projects newest first, each with its page time. */
 export async function listProjects(db: CommonQueryMethods, query: ProjectListQuery): Promise<readonly (ProjectRow & { pageTime: string })[]> {

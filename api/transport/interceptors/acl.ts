@@ -3,7 +3,7 @@
 // allows (§1.3), then the RPC's `permission` option is checked (§0.2).
 import { Code, ConnectError, type Interceptor, type StreamRequest, type UnaryRequest } from "@connectrpc/connect";
 import type { Restriction } from "../../../shared/auth/principal.ts";
-import { permissionRequired } from "../../../shared/iam/authorize.ts";
+import { hiddenScope, permissionRequired, type AccessDecision } from "../../../shared/iam/authorize.ts";
 import type { Tx } from "../../../shared/platform/db.ts";
 import { kAudit, kStreamAudit } from "../audit-scope.ts";
 import { methodOptions } from "../method-options.ts";
@@ -21,7 +21,7 @@ export type Authorize = (
   resourceName: string,
   /** The call's transaction when it has one: the check reads through it. */
   tx: Tx | undefined,
-) => Promise<{ allowed: boolean; resource: string; /** Refused inside a project the principal cannot see. */ hidden?: boolean }>;
+) => Promise<AccessDecision & { resource: string }>;
 
 const RESTRICTED: Record<Restriction, string> = {
   password_change: "password change required: change your password with UpdateUser first",
@@ -42,7 +42,7 @@ export function createAclInterceptor(authorize: Authorize): Interceptor {
     // A request that names no resource (workspace calls) is recorded at the scope checked.
     const facts = audit ?? req.contextValues.get(kStreamAudit);
     if (facts && !resourceName) facts.resource ??= decision.resource;
-    if (decision.hidden) throw new ConnectError(`${resourceName || decision.resource} does not exist`, Code.NotFound);
+    if (decision.hidden) throw hiddenScope(decision.resource);
     if (!decision.allowed) throw permissionRequired(access.permission, decision.resource);
     return next(call as never);
   };

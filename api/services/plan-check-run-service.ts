@@ -1,0 +1,53 @@
+// PlanCheckRunService: runs of a plan's checks (contract §10.2).
+import { PlanCheckRunService } from "../../shared/gen/svc/v1/plan_check_run_service_pb.js";
+import { keysetPage } from "../../shared/list/page.ts";
+import type { Db } from "../../shared/platform/db.ts";
+import { invalidArgument } from "../../shared/platform/errors.ts";
+import { listRuns } from "../../shared/plan-check/check-run.store.ts";
+import { cancelCheckRun, getCheckRun, startCheckRun } from "../../shared/plan-check/check-runs.ts";
+import { getPlan, parsePlanName, type PlanRef } from "../../shared/plan/plans.ts";
+import { auditScope } from "../transport/audit-scope.ts";
+import { callerOf } from "../transport/interceptors/authn.ts";
+import { registration } from "../transport/services.ts";
+import { toPlanCheckRun } from "./plan-check-run-convert.ts";
+
+export interface PlanCheckRunDeps {
+  db: Db;
+}
+
+const RUN_NAME = /^(projects\/[^/]+\/plans\/[^/]+)\/planCheckRuns\/([1-9][0-9]{0,15})$/;
+
+function parseRunName(name: string): { plan: PlanRef; id: number } {
+  const match = RUN_NAME.exec(name);
+  if (!match) throw invalidArgument(`name: "${name}" is not a valid plan check run name; use projects/<p>/plans/<plan_id>/planCheckRuns/<run_id>`);
+  return { plan: parsePlanName(match[1]!, "name"), id: Number(match[2]) };
+}
+
+export function planCheckRunService(deps: PlanCheckRunDeps) {
+  return registration(PlanCheckRunService, {
+    async runPlanChecks(req, context) {
+      const tx = auditScope(context).tx;
+      const plan = await getPlan(tx, parsePlanName(req.name, "name"));
+      if (plan.state !== "ACTIVE") throw invalidArgument(`plan "${req.name}" is deleted`);
+      return toPlanCheckRun(await startCheckRun(tx, plan.projectId, plan.id));
+    },
+    async getPlanCheckRun(req) {
+      const { plan, id } = parseRunName(req.name);
+      return toPlanCheckRun(await getCheckRun(deps.db, plan.projectId, plan.id, id));
+    },
+    async listPlanCheckRuns(req) {
+      const plan = await getPlan(deps.db, parsePlanName(req.parent, "parent"));
+      const page = await keysetPage(
+        { pageSize: req.latestOnly ? 1 : req.pageSize, pageToken: req.pageToken },
+        JSON.stringify({ parent: req.parent }),
+        (after, limit) => listRuns(deps.db, plan.projectId, plan.id, Number(after?.[0] ?? 0), limit),
+        (run) => [run.id],
+      );
+      return { planCheckRuns: page.rows.map(toPlanCheckRun), nextPageToken: req.latestOnly ? "" : page.nextPageToken };
+    },
+    async cancelPlanCheckRun(req, context) {
+      const { plan, id } = parseRunName(req.name);
+      return toPlanCheckRun(await cancelCheckRun(auditScope(context).tx, plan.projectId, plan.id, id, callerOf(context).name));
+    },
+  });
+}

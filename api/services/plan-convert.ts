@@ -1,0 +1,43 @@
+// Plans ⇄ svc.v1 Plan.
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { Plan_ChangeDatabaseConfig_Type, Plan_State, PlanSchema, type Plan } from "../../shared/gen/svc/v1/plan_service_pb.js";
+import { countByStatus } from "../../shared/plan-check/check-result.ts";
+import type { CheckRunRow } from "../../shared/plan-check/check-run.store.ts";
+import type { PlanRow } from "../../shared/plan/plan.store.ts";
+import { planName, type PlanDraft } from "../../shared/plan/plans.ts";
+
+export function toPlan(row: PlanRow, latestRun: CheckRunRow | undefined): Plan {
+  return create(PlanSchema, {
+    name: planName(row),
+    title: row.title,
+    description: row.description,
+    specs: row.specs.map((spec) => ({
+      id: spec.id,
+      changeDatabaseConfig: { targets: spec.targets, statement: spec.statement, type: Plan_ChangeDatabaseConfig_Type[spec.type] },
+    })),
+    state: Plan_State[row.state],
+    creator: row.creator,
+    createTime: timestampFromDate(row.createTime),
+    updateTime: timestampFromDate(row.updateTime),
+    planCheckRunStatusCount: latestRun ? countByStatus(latestRun.results) : {},
+    etag: row.etag,
+  });
+}
+
+export function planDraft(plan: Plan | undefined): PlanDraft {
+  return {
+    title: plan?.title ?? "",
+    description: plan?.description ?? "",
+    specs: (plan?.specs ?? []).map((spec) => {
+      const config = spec.changeDatabaseConfig;
+      const type = config?.type ? Plan_ChangeDatabaseConfig_Type[config.type] : undefined;
+      return {
+        id: spec.id,
+        targets: config?.targets ?? [],
+        statement: config?.statement ?? "",
+        type: type === "MIGRATE" || type === "DATA" ? type : undefined,
+      };
+    }),
+  };
+}

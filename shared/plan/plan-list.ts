@@ -1,0 +1,34 @@
+// Listing a project's plans (contract §10.1, §2.4): filter fields creator
+// (me for the caller), create_time and title (substring), newest first.
+import type { CommonQueryMethods } from "slonik";
+import { parseFilter, type FilterFields } from "../list/filter.ts";
+import { keysetPage, type Page, type PageRequest } from "../list/page.ts";
+import { userFilterValue } from "../list/user-filter-value.ts";
+import { listPlans, type PlanRow } from "./plan.store.ts";
+
+const FILTER_FIELDS: FilterFields = {
+  creator: { kind: "text" },
+  create_time: { kind: "time" },
+  title: { kind: "substring" },
+};
+
+export interface PlanListRequest extends PageRequest {
+  projectId: string;
+  filter: string;
+  showDeleted: boolean;
+  /** The caller's resource name, which creator:me stands for. */
+  caller: string;
+}
+
+export async function listPlanPage(db: CommonQueryMethods, request: PlanListRequest): Promise<Page<PlanRow>> {
+  const terms = parseFilter(request.filter, FILTER_FIELDS).map((term) =>
+    term.field === "creator" ? { ...term, value: userFilterValue(String(term.value), request.caller, "creator") } : term,
+  );
+  const query = JSON.stringify({ project: request.projectId, terms, showDeleted: request.showDeleted });
+  return keysetPage(
+    request,
+    query,
+    (after, limit) => listPlans(db, { projectId: request.projectId, terms, showDeleted: request.showDeleted, after, limit }),
+    (row) => [row.pageTime, row.id],
+  );
+}

@@ -1,0 +1,18 @@
+// plan.check: executes one plan check run (contract §10.2).
+import type { Task } from "graphile-worker";
+import { parseJobPayload } from "../../shared/jobs/catalog.ts";
+import { executeCheckRun } from "../../shared/plan-check/run-checks.ts";
+import { targetResolver } from "../../shared/plan-check/target-resolver.ts";
+import { getStoredSetting } from "../../shared/settings/setting.store.ts";
+import type { TaskDeps } from "../task-list.ts";
+
+export function planCheckTask(deps: TaskDeps): Task {
+  const settings = { get: (name: string) => getStoredSetting(deps.db, name) };
+  return async (raw) => {
+    const { runId } = parseJobPayload("plan.check", raw);
+    await executeCheckRun(
+      { db: deps.db, settings, metrics: deps.metrics, logger: deps.logger, resolveTarget: targetResolver(deps.db, deps.secrets) },
+      runId,
+    );
+  };
+}
