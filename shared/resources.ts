@@ -5,6 +5,7 @@ import { createDb, type Db } from "./platform/db.ts";
 import { createMetrics, type Metrics } from "./platform/metrics.ts";
 import type { ProcessContext } from "./platform/process.ts";
 import { openStore, type Store } from "./platform/store.ts";
+import { seedQuickStart } from "./quickstart/sample.ts";
 import { bootstrapWorkspace } from "./user/bootstrap.ts";
 import { checkSecretKey } from "./secrets/key-check.ts";
 import { createSecretBox, type SecretBox } from "./secrets/secret-box.ts";
@@ -31,6 +32,7 @@ export async function openResources(context: ProcessContext): Promise<Resources>
   onStop(() => db.end());
   await checkSecretKey(db, secrets);
   await bootstrapWorkspace(db, { loginId: config.bootstrapAdminLoginId, password: config.bootstrapAdminPassword }, logger);
+  if (store.embedded) await seedQuickStart({ db, secrets, logger, embedded: store.embedded, ownerLoginId: config.bootstrapAdminLoginId });
   const sideDb = await createDb(store.url, logger, { maxPoolSize: 5, side: true });
   onStop(() => sideDb.end());
   const settings = createSettingCache(store.url, sideDb, logger);

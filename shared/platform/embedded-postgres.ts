@@ -11,6 +11,8 @@ import type { Logger } from "./logger.ts";
 export interface EmbeddedPostgres {
   /** Connection string of the `svc` database. */
   url: string;
+  /** Connection string of the server's `postgres` database, as its superuser. */
+  superuserUrl: string;
   /** Stops the server if this process started (or adopted) it. */
   stop(): Promise<void>;
 }
@@ -51,7 +53,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   const base = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
   await ensureDatabase(`${base}/postgres`);
   logger.info({ dataDir: pgDir, port }, `using embedded PostgreSQL at ${pgDir}; set PG_URL for production`);
-  return { url: `${base}/${DATABASE}`, stop };
+  return { url: `${base}/${DATABASE}`, superuserUrl: `${base}/postgres`, stop };
 }
 
 async function createServerHandle(pgDir: string, port: number, password: string, logger: Logger) {
@@ -78,7 +80,8 @@ async function createServerHandle(pgDir: string, port: number, password: string,
   });
 }
 
-async function readOrCreatePassword(file: string): Promise<string> {
+/** The password kept in the file, generated (and written owner-only) on first use. */
+export async function readOrCreatePassword(file: string): Promise<string> {
   if (existsSync(file)) return (await readFile(file, "utf8")).trim();
   const password = randomBytes(24).toString("base64url");
   await writeFile(file, `${password}\n`, { mode: 0o600 });

@@ -8,6 +8,8 @@ import { redactUrl } from "./postgres-url.ts";
 
 export interface Store {
   url: string;
+  /** Set when this process runs the embedded server (the quick start). */
+  embedded?: { superuserUrl: string; dataDir: string };
   /** Stops the embedded server when this process runs it. */
   close(): Promise<void>;
 }
@@ -20,7 +22,7 @@ export async function openStore(config: Config, logger: Logger): Promise<Store> 
   } else {
     if (config.ha) throw new ConfigError("--ha needs a shared metadata store: set PG_URL (the embedded PostgreSQL serves one process)");
     const embedded = await startEmbeddedPostgres(config.dataDir, logger);
-    store = { url: embedded.url, close: () => embedded.stop() };
+    store = { url: embedded.url, embedded: { superuserUrl: embedded.superuserUrl, dataDir: config.dataDir }, close: () => embedded.stop() };
   }
   try {
     await migrate(store.url, logger);
