@@ -123,6 +123,10 @@ describe("plans", () => {
     const latest = await call("GET", `/v1/${plan.name}/planCheckRuns?latestOnly=true`);
     assert.deepEqual(latest.body.planCheckRuns?.map((r) => r.name), [run.body.name]);
     assert.equal((await call("GET", `/v1/${plan.name}/planCheckRuns/999999`)).body.code, "not_found");
+    const malformed = await call("GET", `/v1/${plan.name}/planCheckRuns/latest`);
+    assert.deepEqual([malformed.body.code, malformed.body.message], [
+      "invalid_argument", `name: "${plan.name}/planCheckRuns/latest" is not a valid plan check run name; use projects/<p>/plans/<plan_id>/planCheckRuns/<run_id>`,
+    ]);
     assert.equal((await call("POST", `/v1/${plan.name}:runPlanChecks`, {}, token.viewer)).body.code, "permission_denied");
   });
 

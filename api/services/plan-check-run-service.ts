@@ -1,11 +1,11 @@
 // PlanCheckRunService: runs of a plan's checks (contract §10.2).
 import { PlanCheckRunService } from "../../shared/gen/svc/v1/plan_check_run_service_pb.js";
 import { keysetPage } from "../../shared/list/page.ts";
-import type { Db } from "../../shared/platform/db.ts";
 import { invalidArgument } from "../../shared/platform/errors.ts";
+import type { Db } from "../../shared/platform/db.ts";
 import { listRuns } from "../../shared/plan-check/check-run.store.ts";
-import { cancelCheckRun, getCheckRun, startCheckRun } from "../../shared/plan-check/check-runs.ts";
-import { getPlan, parsePlanName, type PlanRef } from "../../shared/plan/plans.ts";
+import { cancelCheckRun, getCheckRun, parseCheckRunName, startCheckRun } from "../../shared/plan-check/check-runs.ts";
+import { getPlan, parsePlanName } from "../../shared/plan/plans.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";
@@ -13,14 +13,6 @@ import { toPlanCheckRun } from "./plan-check-run-convert.ts";
 
 export interface PlanCheckRunDeps {
   db: Db;
-}
-
-const RUN_NAME = /^(projects\/[^/]+\/plans\/[^/]+)\/planCheckRuns\/([1-9][0-9]{0,15})$/;
-
-function parseRunName(name: string): { plan: PlanRef; id: number } {
-  const match = RUN_NAME.exec(name);
-  if (!match) throw invalidArgument(`name: "${name}" is not a valid plan check run name; use projects/<p>/plans/<plan_id>/planCheckRuns/<run_id>`);
-  return { plan: parsePlanName(match[1]!, "name"), id: Number(match[2]) };
 }
 
 export function planCheckRunService(deps: PlanCheckRunDeps) {
@@ -32,7 +24,7 @@ export function planCheckRunService(deps: PlanCheckRunDeps) {
       return toPlanCheckRun(await startCheckRun(tx, plan.projectId, plan.id));
     },
     async getPlanCheckRun(req) {
-      const { plan, id } = parseRunName(req.name);
+      const { plan, id } = parseCheckRunName(req.name, "name");
       return toPlanCheckRun(await getCheckRun(deps.db, plan.projectId, plan.id, id));
     },
     async listPlanCheckRuns(req) {
@@ -46,7 +38,7 @@ export function planCheckRunService(deps: PlanCheckRunDeps) {
       return { planCheckRuns: page.rows.map(toPlanCheckRun), nextPageToken: req.latestOnly ? "" : page.nextPageToken };
     },
     async cancelPlanCheckRun(req, context) {
-      const { plan, id } = parseRunName(req.name);
+      const { plan, id } = parseCheckRunName(req.name, "name");
       return toPlanCheckRun(await cancelCheckRun(auditScope(context).tx, plan.projectId, plan.id, id, callerOf(context).name));
     },
   });

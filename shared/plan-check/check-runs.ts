@@ -4,11 +4,19 @@
 // older one that has not started.
 import type { CommonQueryMethods } from "slonik";
 import { addJob } from "../jobs/jobs.store.ts";
-import { failedPrecondition, notFound } from "../platform/errors.ts";
+import { failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { cancelRunningRun, findRun, finishRun, insertRun, type CheckRunRow } from "./check-run.store.ts";
 
 export function checkRunName(run: Pick<CheckRunRow, "projectId" | "planId" | "id">): string {
   return `projects/${run.projectId}/plans/${run.planId}/planCheckRuns/${run.id}`;
+}
+
+const RUN_NAME = /^projects\/([a-z][a-z0-9-]{0,62})\/plans\/([a-z][a-z0-9-]{0,62}|[1-9][0-9]{0,18})\/planCheckRuns\/([1-9][0-9]{0,15})$/;
+
+export function parseCheckRunName(name: string, field: string): { plan: { projectId: string; id: string }; id: number } {
+  const match = RUN_NAME.exec(name);
+  if (!match) throw invalidArgument(`${field}: "${name}" is not a valid plan check run name; use projects/<p>/plans/<plan_id>/planCheckRuns/<run_id>`);
+  return { plan: { projectId: match[1]!, id: match[2]! }, id: Number(match[3]) };
 }
 
 /** The job key of a plan's check runs. */
