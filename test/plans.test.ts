@@ -130,6 +130,15 @@ describe("plans", () => {
     assert.equal((await call("POST", `/v1/${plan.name}:runPlanChecks`, {}, token.viewer)).body.code, "permission_denied");
   });
 
+  it("starts concurrent runs of one plan one after the other: each supersedes the last, one stays RUNNING", async () => {
+    const plan = await createPlan({ specs: [spec("select 1")] });
+    const replies = await Promise.all(Array.from({ length: 10 }, () => call("POST", `/v1/${plan.name}:runPlanChecks`, {})));
+    assert.deepEqual(replies.map((r) => r.status), Array(10).fill(200), JSON.stringify(replies.map((r) => r.body)));
+    const runs = await runsOf(plan.name);
+    assert.equal(runs.length, 11);
+    assert.deepEqual(runs.map((r) => r.status), ["RUNNING", ...Array(10).fill("CANCELED")]);
+  });
+
   it("lists plans newest first with creator:me and title filters, and hides deleted plans", async () => {
     const mine = await createPlan({ title: "Listed by dev", specs: [spec("select 1")] }, token.dev);
     const gone = await createPlan({ title: "Listed then deleted", specs: [spec("select 1")] });

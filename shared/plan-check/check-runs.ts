@@ -4,6 +4,7 @@
 // older one that has not started.
 import type { CommonQueryMethods } from "slonik";
 import { addJob } from "../jobs/jobs.store.ts";
+import { findPlan } from "../plan/plan.store.ts";
 import { failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { cancelRunningRun, findRun, finishRun, insertRun, type CheckRunRow } from "./check-run.store.ts";
 
@@ -24,7 +25,9 @@ export function planCheckJobKey(projectId: string, planId: string): string {
   return `plan.check:${projectId}/${planId}`;
 }
 
+/** Concurrent starts for one plan take turns on the plan's row, so each supersedes the one before. */
 export async function startCheckRun(tx: CommonQueryMethods, projectId: string, planId: string): Promise<CheckRunRow> {
+  await findPlan(tx, projectId, planId, true);
   await cancelRunningRun(tx, projectId, planId, "superseded by a newer run");
   const run = await insertRun(tx, projectId, planId);
   await addJob(tx, "plan.check", { runId: run.id }, { jobKey: planCheckJobKey(projectId, planId), jobKeyMode: "replace" });
