@@ -6,6 +6,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createMetrics } from "../shared/platform/metrics.ts";
+import { executeCheckRun } from "../shared/plan-check/run-checks.ts";
+import { targetResolver } from "../shared/plan-check/target-resolver.ts";
+import { getStoredSetting } from "../shared/settings/setting.store.ts";
 import { startWorker, type Worker } from "../worker/worker.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
@@ -147,5 +150,52 @@ describe("plan checks", () => {
     assert.equal(dryRun.line, 2);
     const [rows] = (await connection.query(`select count(*) as n from ${schema}.item`)) as [Json[], unknown];
     assert.equal(Number(rows[0]!.n), 3, "the dry run deleted nothing");
+  });
+});
+
+describe("plan check time limit", () => {
+  let app: TestApp;
+  let rest: ReturnType<typeof restClient>;
+  let token = "";
+  const metrics = createMetrics({ threadPoolSize: 4 });
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const call = async (method: string, path: string, body?: unknown) => (await rest<Json>(method, path, { token, body })).body;
+
+  before(async () => {
+    // No worker: the run is executed below, with a short limit.
+    app = await startTestApp({ bootstrap: ADMIN });
+    rest = restClient(app.baseUrl);
+    token = await signInFirstAdmin(rest);
+  });
+  after(async () => {
+    for (const cleanup of cleanups) await cleanup();
+    await app.close();
+  });
+
+  it("ends a run that outlasts its limit FAILED with the reason, and drops what finishes later", async () => {
+    const target = await createPgTarget();
+    cleanups.push(target.drop);
+    await createInstanceOk(rest, token, "pg-slow", { engine: "POSTGRES", environment: "environments/test", dataSources: [pgAdminSource()] });
+    await adminQuery(`insert into instance_database (instance_id, name) values ('pg-slow', '${target.name}')`, app.database.url);
+    const plan = await call("POST", "/v1/projects/default/plans", {
+      specs: [{ changeDatabaseConfig: { targets: [`instances/pg-slow/databases/${target.name}`], statement: "select pg_sleep(2);" } }],
+    });
+    const run = (await call("GET", `/v1/${plan.name}/planCheckRuns?latestOnly=true`)).planCheckRuns[0];
+    const deps = {
+      db: app.db,
+      settings: { get: (name: string) => getStoredSetting(app.db, name) },
+      metrics,
+      logger: quietLogger(),
+      resolveTarget: targetResolver(app.db, testSecrets()),
+      timeLimitMs: 300,
+    };
+    const started = Date.now();
+    await executeCheckRun(deps, Number(run.name.split("/").pop()));
+    assert.ok(Date.now() - started < 1_500, "the limit ended the run before the statement did");
+    const failed = await call("GET", `/v1/${run.name}`);
+    assert.deepEqual([failed.status, failed.error, failed.results ?? []], ["FAILED", "the run exceeded its limit of 0.300s", []]);
+    assert.match(await metrics.registry.getSingleMetricAsString("svc_plan_check_run_duration_seconds"), /_count\{status="FAILED"\} 1/);
+    await new Promise((r) => setTimeout(r, 2_500)); // the checks still under way finish, and change nothing
+    assert.equal((await call("GET", `/v1/${run.name}`)).status, "FAILED");
   });
 });

@@ -3,6 +3,7 @@
 // FAILED when a target could not be checked or the limit passed; a run
 // cancelled or superseded meanwhile is left as it is (its results dropped).
 import type { CommonQueryMethods } from "slonik";
+import { formatDuration } from "../platform/duration.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { Metrics } from "../platform/metrics.ts";
 import { findPlan } from "../plan/plan.store.ts";
@@ -33,7 +34,7 @@ export async function executeCheckRun(deps: CheckRunDeps, runId: number): Promis
   const limitMs = deps.timeLimitMs ?? TIME_LIMIT_MS;
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<Outcome>((resolve) => {
-    timer = setTimeout(() => resolve({ results: [], failure: `the run exceeded its limit of ${Math.round(limitMs / 1000)} s` }), limitMs);
+    timer = setTimeout(() => resolve({ results: [], failure: `the run exceeded its limit of ${formatDuration(limitMs)}` }), limitMs);
   });
   try {
     const outcome = await Promise.race([checkAll(deps, run), limit]);
