@@ -2,6 +2,7 @@
 // create_time order (ties by id), after a keyset position. Each query is one
 // short statement on the pool; a long read is a series of them.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
+import { sqlOperator } from "../list/filter-comparison.store.ts";
 import { z } from "zod";
 import type { FilterTerm } from "../list/filter.ts";
 import type { StoredAuditRow } from "./audit.store.ts";
@@ -35,16 +36,6 @@ const COLUMN: Record<string, FragmentSqlToken> = {
   status: sql.fragment`status_code`,
   create_time: sql.fragment`create_time`,
   correlation_id: sql.fragment`correlation_id`,
-};
-
-const COMPARISON: Record<string, FragmentSqlToken> = {
-  ":": sql.fragment`=`,
-  "=": sql.fragment`=`,
-  "!=": sql.fragment`<>`,
-  ">": sql.fragment`>`,
-  ">=": sql.fragment`>=`,
-  "<": sql.fragment`<`,
-  "<=": sql.fragment`<=`,
 };
 
 const auditRow = z.object({
@@ -94,8 +85,8 @@ function condition(term: FilterTerm): FragmentSqlToken {
   if (!column) throw new Error(`audit filter field ${term.field} has no column`);
   const value = term.value instanceof Date ? term.value.toISOString() : String(term.value);
   if (term.field === "resource" && term.op === ":") return sql.fragment`${column} like ${likePrefix(value)}`;
-  if (term.field === "create_time") return sql.fragment`${column} ${COMPARISON[term.op]!} ${value}::timestamptz`;
-  return sql.fragment`${column} ${COMPARISON[term.op]!} ${value}`;
+  if (term.field === "create_time") return sql.fragment`${column} ${sqlOperator(term.op)} ${value}::timestamptz`;
+  return sql.fragment`${column} ${sqlOperator(term.op)} ${value}`;
 }
 
 /** Rows strictly after the position in the listing order. */

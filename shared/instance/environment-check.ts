@@ -5,13 +5,13 @@ import type { CommonQueryMethods } from "slonik";
 import { invalidArgument } from "../platform/errors.ts";
 import { parseResourceName } from "../platform/names.ts";
 import { environmentName, readEnvironments } from "../settings/environments.ts";
-import { getStoredSetting } from "../settings/setting.store.ts";
+import { storedSettings } from "../settings/setting-cache.ts";
 
 /** The id of the environment the name gives; invalid_argument unless the ENVIRONMENT setting lists it. */
 export async function checkEnvironment(db: CommonQueryMethods, name: string, field: string): Promise<string> {
   if (!name) throw invalidArgument(`${field} is required: environments/<id>`);
   const id = parseResourceName(name, "environments", field);
-  const known = (await readEnvironments({ get: (setting) => getStoredSetting(db, setting) })).map((env) => env.id);
+  const known = (await readEnvironments(storedSettings(db))).map((env) => env.id);
   if (!known.includes(id)) {
     throw invalidArgument(`${field}: "${name}" is not an environment of the ENVIRONMENT setting; known: ${known.map(environmentName).join(", ")}`);
   }

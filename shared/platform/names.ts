@@ -26,3 +26,10 @@ export function parseResourceName(name: string, collection: string, field: strin
   if (!RESOURCE_ID_PATTERN.test(id)) throw invalidArgument(`${field}: "${name}" is not a valid name; use ${collection}/<id> with a lower-case id`);
   return id;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A create's optional request_id (§0.6): empty, or a UUID; invalid_argument otherwise. */
+export function checkRequestId(requestId: string): void {
+  if (requestId && !UUID.test(requestId)) throw invalidArgument(`request_id: "${requestId}" is not a UUID`);
+}

@@ -15,6 +15,11 @@ export interface SettingReader {
   get(name: string): Promise<Record<string, unknown> | undefined>;
 }
 
+/** Reads the store directly (inside a transaction, or where no cache runs). */
+export function storedSettings(db: CommonQueryMethods): SettingReader {
+  return { get: (name) => getStoredSetting(db, name) };
+}
+
 export interface SettingCache extends SettingReader {
   close(): Promise<void>;
 }

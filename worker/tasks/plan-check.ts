@@ -3,11 +3,11 @@ import type { Task } from "graphile-worker";
 import { parseJobPayload } from "../../shared/jobs/catalog.ts";
 import { executeCheckRun } from "../../shared/plan-check/run-checks.ts";
 import { targetResolver } from "../../shared/plan-check/target-resolver.ts";
-import { getStoredSetting } from "../../shared/settings/setting.store.ts";
+import { storedSettings } from "../../shared/settings/setting-cache.ts";
 import type { TaskDeps } from "../task-list.ts";
 
 export function planCheckTask(deps: TaskDeps): Task {
-  const settings = { get: (name: string) => getStoredSetting(deps.db, name) };
+  const settings = storedSettings(deps.db);
   return async (raw) => {
     const { runId } = parseJobPayload("plan.check", raw);
     await executeCheckRun(
