@@ -3,19 +3,37 @@
 // not when an issue is created. The syntax tree is walked for the names it
 // uses (every branch, including those an evaluation would skip after `&&` or
 // `||`), then the condition must evaluate to a bool over sample values.
-import { isCelError, parse, run, type CelInput } from "@bufbuild/cel";
+// Issues evaluate the same conditions over the facts of each change.
+import { celEnv, isCelError, parse, plan, run, type CelInput } from "@bufbuild/cel";
 
 type Expr = ReturnType<typeof parse>["expr"];
 
-// The variables of a CHANGE_DATABASE condition, each with a sample value of
-// every field it has.
-const SAMPLE: Readonly<Record<string, Readonly<Record<string, CelInput>>>> = {
+/** The variables of a CHANGE_DATABASE condition (§7.3), as one change of one target gives them. */
+export interface ChangeFacts {
+  resource: { environment_id: string; project_id: string; instance_id: string; database_name: string; db_engine: string };
+  statement: { sql_type: string; affected_rows: number; text: string };
+  plan_check: { max_level: "SUCCESS" | "WARNING" | "ERROR" };
+  issue: { creator: string };
+}
+
+// Every variable with a sample value of every field it has.
+const SAMPLE: ChangeFacts = {
   resource: { environment_id: "prod", project_id: "sample", instance_id: "sample", database_name: "sample", db_engine: "POSTGRES" },
-  statement: { sql_type: "ALTER_TABLE", affected_rows: 0n, text: "" },
+  statement: { sql_type: "ALTER_TABLE", affected_rows: 0, text: "" },
   plan_check: { max_level: "SUCCESS" },
   issue: { creator: "users/sample" },
 };
 const VARIABLES = Object.keys(SAMPLE);
+
+/** The facts as CEL bindings: each variable a map, affected_rows an int. */
+function bindings(facts: ChangeFacts): Record<string, CelInput> {
+  return Object.fromEntries(
+    Object.entries(facts).map(([name, fields]) => [
+      name,
+      new Map(Object.entries(fields as Record<string, string | number>).map(([key, value]) => [key, typeof value === "number" ? BigInt(Math.round(value)) : value])),
+    ]),
+  );
+}
 
 /** The reason a condition cannot be used, or undefined when it can. */
 export function conditionProblem(expression: string): string | undefined {
@@ -27,14 +45,29 @@ export function conditionProblem(expression: string): string | undefined {
   }
   const unknown = unknownName(parsed.expr, new Set());
   if (unknown) return unknown;
-  let value: unknown;
-  try {
-    value = run(expression, Object.fromEntries(VARIABLES.map((name) => [name, new Map(Object.entries(SAMPLE[name]!))])));
-  } catch (error) {
-    return (error as Error).message;
-  }
+  const value = run(expression, bindings(SAMPLE));
   if (isCelError(value)) return value.message;
   return typeof value === "boolean" ? undefined : "the condition must be true or false";
+}
+
+/**
+ * The condition as a test of one change. A condition that fails to evaluate
+ * (it was checked when written, so only odd values get here) does not match.
+ */
+export function compileCondition(expression: string): (facts: ChangeFacts) => boolean {
+  let evaluate: (input: Record<string, CelInput>) => unknown;
+  try {
+    evaluate = plan(celEnv(), parse(expression)) as never;
+  } catch {
+    return () => false;
+  }
+  return (facts) => {
+    try {
+      return evaluate(bindings(facts)) === true;
+    } catch {
+      return false;
+    }
+  };
 }
 
 /** The first variable, field or type the expression names that a change does not have. */
@@ -87,6 +120,6 @@ function variableNamed(expr: Expr | undefined, locals: ReadonlySet<string>): str
 }
 
 function unknownField(variable: string, field: string): string | undefined {
-  const fields = Object.keys(SAMPLE[variable]!);
+  const fields = Object.keys(SAMPLE[variable as keyof ChangeFacts]);
   return fields.includes(field) ? undefined : `${variable} has no field "${field}"; known: ${fields.map((f) => `${variable}.${f}`).join(", ")}`;
 }

@@ -35,7 +35,7 @@ export async function checkScope(db: CommonQueryMethods, permission: Permission,
 }
 
 /** The role names bound to the subject at the scope (workspace bindings count everywhere). */
-async function boundRoles(db: CommonQueryMethods, subject: IamSubject, scope: string, now = new Date()): Promise<Set<string>> {
+export async function boundRoles(db: CommonQueryMethods, subject: IamSubject, scope: string, now = new Date()): Promise<Set<string>> {
   const scopes = scope === WORKSPACE ? [WORKSPACE] : [WORKSPACE, scope];
   const policies = await findPolicies(db, scopes);
   return rolesIn(policies, await withGroups(db, subject, policies), now);

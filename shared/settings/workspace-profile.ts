@@ -29,6 +29,8 @@ export interface WorkspaceProfile {
   inactiveSessionTimeoutMs: number | undefined;
   maximumRoleExpirationMs: number | undefined;
   passwordRestriction: PasswordRestriction;
+  /** Creators may not approve their own issues, unless their project says otherwise (§11.3). */
+  disallowSelfApprovalDefault: boolean;
 }
 
 // Read on every request: the profile built from one stored payload is kept
@@ -67,6 +69,7 @@ function buildProfile(stored: Record<string, unknown>): WorkspaceProfile {
       requireResetPasswordForFirstLogin: restriction.requireResetPasswordForFirstLogin!,
       passwordRotationMs: durationMs(restriction.passwordRotation),
     },
+    disallowSelfApprovalDefault: value.disallowSelfApprovalDefault!,
   };
 }
 

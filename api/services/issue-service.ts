@@ -1,0 +1,90 @@
+// IssueService: issues, their approval and their comments (contract §11).
+import { IssueService } from "../../shared/gen/svc/v1/issue_service_pb.js";
+import { approveIssue, rejectIssue, requestIssueReview } from "../../shared/approval/approval-actions.ts";
+import { createComment, listCommentPage, updateComment } from "../../shared/issue/issue-comments.ts";
+import { listIssuePage } from "../../shared/issue/issue-list.ts";
+import { commentName, parseCommentName, parseIssueName } from "../../shared/issue/issue-names.ts";
+import { updateIssuesStatus } from "../../shared/issue/issue-status.ts";
+import { createIssue, getIssue, updateIssue } from "../../shared/issue/issues.ts";
+import type { Db } from "../../shared/platform/db.ts";
+import type { Metrics } from "../../shared/platform/metrics.ts";
+import { parseProjectName } from "../../shared/project/projects.ts";
+import { auditScope } from "../transport/audit-scope.ts";
+import { callerOf } from "../transport/interceptors/authn.ts";
+import { registration } from "../transport/services.ts";
+import { issueFields, issueStatusOf, toIssue, toIssueComment } from "./issue-convert.ts";
+
+export interface IssueDeps {
+  db: Db;
+  metrics: Metrics;
+}
+
+export function issueService(deps: IssueDeps) {
+  return registration(IssueService, {
+    async getIssue(req) {
+      return toIssue(await getIssue(deps.db, parseIssueName(req.name, "name")));
+    },
+    async listIssues(req, context) {
+      const page = await listIssuePage(deps.db, callerOf(context), req);
+      return { issues: page.rows.map(toIssue), nextPageToken: page.nextPageToken };
+    },
+    async createIssue(req, context) {
+      const issue = await createIssue(auditScope(context), {
+        projectId: parseProjectName(req.parent, "parent"),
+        plan: req.issue?.plan ?? "",
+        requestId: req.requestId,
+        creator: callerOf(context).name,
+        draft: issueFields(req.issue),
+      });
+      return toIssue(issue);
+    },
+    async updateIssue(req, context) {
+      const issue = await updateIssue(auditScope(context).tx, callerOf(context), {
+        ref: parseIssueName(req.issue?.name ?? "", "issue.name"),
+        draft: issueFields(req.issue),
+        paths: req.updateMask?.paths ?? [],
+        etag: req.issue?.etag ?? "",
+      });
+      return toIssue(issue);
+    },
+    async batchUpdateIssuesStatus(req, context) {
+      const issues = await updateIssuesStatus(auditScope(context), {
+        projectId: parseProjectName(req.parent, "parent"),
+        issues: req.issues,
+        status: issueStatusOf(req.status),
+        reason: req.reason,
+        actor: callerOf(context).name,
+      });
+      return { issues: issues.map(toIssue) };
+    },
+    async approveIssue(req, context) {
+      const decision = { ref: parseIssueName(req.name, "name"), comment: req.comment };
+      return toIssue(await approveIssue(auditScope(context).tx, callerOf(context), decision, deps.metrics));
+    },
+    async rejectIssue(req, context) {
+      return toIssue(await rejectIssue(auditScope(context).tx, callerOf(context), { ref: parseIssueName(req.name, "name"), comment: req.comment }));
+    },
+    async requestIssueReview(req, context) {
+      return toIssue(await requestIssueReview(auditScope(context).tx, callerOf(context), { ref: parseIssueName(req.name, "name"), comment: req.comment }));
+    },
+    async listIssueComments(req) {
+      const page = await listCommentPage(deps.db, parseIssueName(req.parent, "parent"), req);
+      return { issueComments: page.rows.map(toIssueComment), nextPageToken: page.nextPageToken };
+    },
+    async createIssueComment(req, context) {
+      const audit = auditScope(context);
+      const comment = await createComment(audit.tx, parseIssueName(req.parent, "parent"), req.comment?.comment ?? "", callerOf(context).name);
+      audit.resource = commentName(comment);
+      return toIssueComment(comment);
+    },
+    async updateIssueComment(req, context) {
+      const comment = await updateComment(auditScope(context).tx, {
+        ref: parseCommentName(req.comment?.name ?? "", "comment.name"),
+        comment: req.comment?.comment ?? "",
+        paths: req.updateMask?.paths ?? [],
+        editor: callerOf(context).name,
+      });
+      return toIssueComment(comment);
+    },
+  });
+}
