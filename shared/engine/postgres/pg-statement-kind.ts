@@ -1,6 +1,7 @@
 // What a PostgreSQL statement is, for EXPLAIN and the dry run: DML, transaction
 // control, a statement that cannot run inside a transaction block, a schema
-// change, a setting, or anything else. Read from the statement's parse tree;
+// change, a setting, or anything else; and, for executing a change script,
+// whether it forbids a transaction block. Read from the statement's parse tree;
 // a statement the parser refuses falls back to its first keyword (and the
 // server then reports the syntax error when the statement is tried).
 import type { Node } from "@pgsql/types";
@@ -64,6 +65,30 @@ export async function pgStatementKind(text: string): Promise<PgStatementKind> {
   return { kind: "other" };
 }
 
+/** How a statement of a change script runs (contract §12.4). */
+export type PgExecutionKind =
+  /** Refused inside a transaction block: the script then runs statement by statement in autocommit. */
+  | { kind: "outside-transaction"; label: string }
+  /** BEGIN, START TRANSACTION, COMMIT, ROLLBACK: in a transactional run, the run's own transaction stands in for them. */
+  | { kind: "transaction-control" }
+  | { kind: "other" };
+
+/** Before PostgreSQL 12, ALTER TYPE … ADD VALUE cannot run inside a transaction block. */
+const ADD_ENUM_VALUE_IN_TRANSACTION_SINCE = 120_000;
+
+/** `serverVersion` is the server's server_version_num. */
+export async function pgExecutionKind(text: string, serverVersion: number): Promise<PgExecutionKind> {
+  const node = await parseOne(text);
+  if (!node) return { kind: "other" };
+  const label = outsideTransactionLabel(node);
+  if (label) return { kind: "outside-transaction", label };
+  if (node.type === "AlterEnumStmt" && node.fields.newVal && serverVersion < ADD_ENUM_VALUE_IN_TRANSACTION_SINCE) {
+    return { kind: "outside-transaction", label: "ALTER TYPE … ADD VALUE (before PostgreSQL 12)" };
+  }
+  if (node.type === "TransactionStmt" && ENDS_TRANSACTION.has(String(node.fields.kind))) return { kind: "transaction-control" };
+  return { kind: "other" };
+}
+
 function outsideTransactionLabel({ type, fields }: PgNode): string | undefined {
   if (ALWAYS_OUTSIDE[type]) return ALWAYS_OUTSIDE[type];
   if (type === "TransactionStmt") return PREPARED_TRANSACTION[String(fields.kind)];
@@ -74,7 +99,13 @@ function outsideTransactionLabel({ type, fields }: PgNode): string | undefined {
   if (type === "ReindexStmt") return reindexLabel(fields);
   if (type === "AlterDatabaseStmt" && hasOption(fields.options, "tablespace")) return "ALTER DATABASE SET TABLESPACE";
   if (type === "DiscardStmt" && fields.target === "DISCARD_ALL") return "DISCARD ALL";
+  if (type === "AlterTableStmt" && detachesConcurrently(fields.cmds)) return "DETACH PARTITION CONCURRENTLY";
   return undefined;
+}
+
+function detachesConcurrently(cmds: unknown): boolean {
+  type Cmd = { AlterTableCmd?: { subtype?: string; def?: { PartitionCmd?: { concurrent?: boolean } } } };
+  return Array.isArray(cmds) && cmds.some((c: Cmd) => c.AlterTableCmd?.subtype === "AT_DetachPartition" && c.AlterTableCmd.def?.PartitionCmd?.concurrent === true);
 }
 
 function reindexLabel(fields: Record<string, unknown>): string | undefined {

@@ -1,0 +1,131 @@
+// Executing a change script on PostgreSQL (contract §12.4, §12.5). The whole
+// script runs in one transaction unless one of its statements cannot run in
+// a transaction block (pgExecutionKind: CREATE/DROP INDEX CONCURRENTLY,
+// REINDEX CONCURRENTLY and REINDEX SCHEMA/SYSTEM/DATABASE, DETACH PARTITION
+// CONCURRENTLY, VACUUM, CLUSTER without a table, CREATE/DROP DATABASE and
+// TABLESPACE, ALTER DATABASE SET TABLESPACE, ALTER SYSTEM, subscriptions,
+// prepared transactions, DISCARD ALL, and ALTER TYPE … ADD VALUE before
+// PostgreSQL 12); then each statement runs on its own in autocommit, in order.
+// A transactional run skips the script's own BEGIN/COMMIT/ROLLBACK (logged,
+// not run: the run's transaction stands in for them) and records its
+// transaction id with the session, so that a run whose worker died can be
+// told committed or rolled back (§12.6). The lock and statement timeouts are
+// the session's; a SET in the script overrides them. Stopping interrupts the
+// running statement with pg_cancel_backend from a second connection.
+import pg from "pg";
+import { splitStatements } from "../../sql/split.ts";
+import { runStatements, type LoopOutcome, type StatementResult } from "../script-run.ts";
+import { ScriptStop } from "../script-stop.ts";
+import type { ExecuteOutcome, ExecuteRequest, LostSession, TargetSession } from "../target.ts";
+import type { PgConnector } from "./pg-connection.ts";
+import { pgExecutionKind, type PgExecutionKind } from "./pg-statement-kind.ts";
+
+type PgSession = Extract<TargetSession, { pid: number }>;
+
+const QUERY_CANCELED = "57014";
+const COUNTED_COMMANDS = new Set(["INSERT", "UPDATE", "DELETE", "MERGE", "COPY"]);
+const LOST_SESSION_WAIT_MS = 10_000;
+
+export async function pgExecute(connector: PgConnector, request: ExecuteRequest): Promise<ExecuteOutcome> {
+  const statements = splitStatements("POSTGRES", request.script);
+  return connector.withClient(request.database, async (client) => {
+    const serverVersion = Number((await client.query("show server_version_num")).rows[0].server_version_num);
+    const kinds = await Promise.all(statements.map((s, i) => (i < request.firstStatement ? undefined : pgExecutionKind(s.text, serverVersion))));
+    const transactional = !kinds.some((k) => k?.kind === "outside-transaction");
+    await client.query("select set_config('lock_timeout', $1, false), set_config('statement_timeout', $2, false)", [
+      String(request.lockTimeoutMs),
+      String(request.statementTimeoutMs),
+    ]);
+    if (transactional) await client.query("BEGIN");
+    const session = await readSession(client, transactional);
+    const stop = new ScriptStop(request.signal, transactional, () => cancelBackend(connector, request.database, session.pid));
+    try {
+      await request.onSession(session, transactional);
+      const run = async (statement: { text: string }, index: number) => (skipped(kinds[index], transactional) ? ran(0) : runStatement(client, statement.text, stop));
+      const loop = await runStatements(request, statements, stop, run);
+      const outcome = transactional ? await endTransaction(client, loop, request.firstStatement, stop) : loop;
+      return { ...outcome, transactional, statementCount: statements.length };
+    } catch (error) {
+      if (transactional) await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      stop.dispose();
+    }
+  });
+}
+
+/** Terminates the backend if it still runs (the same one: pid and start time), then reads its transaction's fate. */
+export async function pgEndLostSession(connector: PgConnector, session: TargetSession): Promise<LostSession> {
+  if (!("pid" in session)) throw new Error("not a PostgreSQL session");
+  return connector.withClient(connector.defaultDatabase, async (client) => {
+    const alive = async () =>
+      (await client.query("select exists (select 1 from pg_stat_activity where pid = $1 and " + BACKEND_START + " = $2) as alive", [session.pid, session.backendStart]))
+        .rows[0].alive === true;
+    const deadline = performance.now() + LOST_SESSION_WAIT_MS;
+    while (await alive()) {
+      if (performance.now() > deadline) return { committed: undefined };
+      await client.query("select pg_terminate_backend($1)", [session.pid]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (!session.xid) return { committed: undefined };
+    const status = (await client.query("select txid_status($1::bigint) as status", [session.xid])).rows[0].status as string | null;
+    return { committed: status === "committed" ? true : status === "aborted" ? false : undefined };
+  });
+}
+
+// Microseconds since the epoch: stable whatever the sessions' time zones.
+const BACKEND_START = "(extract(epoch from backend_start) * 1000000)::bigint::text";
+
+async function readSession(client: pg.Client, transactional: boolean): Promise<PgSession> {
+  const row = (await client.query(`select pid, ${BACKEND_START} as backend_start from pg_stat_activity where pid = pg_backend_pid()`)).rows[0];
+  const session: PgSession = { pid: Number(row.pid), backendStart: String(row.backend_start) };
+  // Assigns the transaction its id now, before anything of the script runs.
+  if (transactional) session.xid = String((await client.query("select txid_current()::text as xid")).rows[0].xid);
+  return session;
+}
+
+function skipped(kind: PgExecutionKind | undefined, transactional: boolean): boolean {
+  return transactional && kind?.kind === "transaction-control";
+}
+
+/** Commits a transactional run that ran every statement and was not stopped; else rolls it back, and then nothing was applied. */
+async function endTransaction(client: pg.Client, loop: LoopOutcome, firstStatement: number, stop: ScriptStop): Promise<LoopOutcome> {
+  if (loop.state === "done" && !stop.requested) {
+    const commit = await runStatement(client, "COMMIT", stop);
+    if (commit.ok) return loop;
+    return { state: commit.stopped ? "canceled" : "failed", error: commit.stopped ? "" : commit.message, nextStatement: firstStatement, affectedRows: 0 };
+  }
+  await client.query("ROLLBACK").catch(() => undefined);
+  return { ...loop, state: loop.state === "done" ? "canceled" : loop.state, nextStatement: firstStatement, affectedRows: 0 };
+}
+
+/** Runs one statement; its rows stream past unkept. A failure (the server's message, or a lost connection) is a result. */
+function runStatement(client: pg.Client, text: string, stop: ScriptStop): Promise<StatementResult> {
+  return new Promise((resolve) => {
+    const query = new pg.Query(text);
+    query.on("row", () => undefined);
+    query.on("end", (results: pg.QueryResult | pg.QueryResult[]) => resolve(ran(countedRows(results))));
+    query.on("error", (error: Error) => resolve(failed(error, stop)));
+    client.query(query);
+  });
+}
+
+function ran(rows: number): StatementResult {
+  return { ok: true, rows };
+}
+
+function failed(error: Error, stop: ScriptStop): StatementResult {
+  if (!(error instanceof pg.DatabaseError) || error.severity === "FATAL" || error.severity === "PANIC") {
+    return { ok: false, message: `the connection to the target was lost: ${error.message}`, stopped: false };
+  }
+  return { ok: false, message: error.message, stopped: stop.interrupted && error.code === QUERY_CANCELED && /user request/.test(error.message) };
+}
+
+function countedRows(results: pg.QueryResult | pg.QueryResult[]): number {
+  const list = Array.isArray(results) ? results : [results];
+  return list.reduce((sum, r) => sum + (COUNTED_COMMANDS.has(r.command) ? (r.rowCount ?? 0) : 0), 0);
+}
+
+async function cancelBackend(connector: PgConnector, database: string, pid: number): Promise<void> {
+  await connector.withClient(database, (client) => client.query("select pg_cancel_backend($1)", [pid]));
+}
