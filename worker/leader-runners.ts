@@ -1,17 +1,21 @@
 // Periodic runners that only the leader runs (contract §15.7): every hour it
 // schedules the clean-ups, each at most once at a time (job keys); on
-// election and every 15 minutes, a sync of every active instance (§9.3).
+// election and every 15 minutes, a sync of every active instance (§9.3); on
+// election and every 10 s, a pass of the task-run reconciler (§12.6), one at
+// a time.
 import { enqueueEveryInstanceSync } from "../shared/instance/instance-sync-jobs.ts";
 import { addJob } from "../shared/jobs/jobs.store.ts";
-import type { Db } from "../shared/platform/db.ts";
 import type { Logger } from "../shared/platform/logger.ts";
+import { reconcileTaskRuns, RECONCILE_EVERY_MS } from "../shared/task-run/reconcile.ts";
+import type { TaskDeps } from "./task-list.ts";
 
 const CLEANUP_EVERY_MS = 60 * 60 * 1000;
 const PERMAFAILED_RETENTION_DAYS = 30;
 const INSTANCE_SYNC_EVERY_MS = 15 * 60 * 1000;
 
 /** Starts the leader's runners; resolves to the function that stops them. */
-export async function startLeaderRunners(db: Db, logger: Logger): Promise<() => Promise<void>> {
+export async function startLeaderRunners(deps: TaskDeps, logger: Logger): Promise<() => Promise<void>> {
+  const { db } = deps;
   const once = { jobKeyMode: "unsafe_dedupe" } as const;
   const scheduleCleanup = () =>
     Promise.all([
@@ -23,8 +27,18 @@ export async function startLeaderRunners(db: Db, logger: Logger): Promise<() => 
   await scheduleSyncs();
   const timer = setInterval(() => void scheduleCleanup(), CLEANUP_EVERY_MS);
   const syncTimer = setInterval(() => void scheduleSyncs(), INSTANCE_SYNC_EVERY_MS);
+  let reconciling: Promise<void> | undefined;
+  const reconcile = () => {
+    reconciling ??= reconcileTaskRuns({ ...deps, logger })
+      .catch((error: unknown) => logger.warn({ error }, "task-run reconciler pass failed"))
+      .finally(() => (reconciling = undefined));
+  };
+  reconcile();
+  const reconcileTimer = setInterval(reconcile, RECONCILE_EVERY_MS);
   return async () => {
     clearInterval(timer);
     clearInterval(syncTimer);
+    clearInterval(reconcileTimer);
+    await reconciling;
   };
 }

@@ -5,10 +5,12 @@ import type { Db } from "../shared/platform/db.ts";
 import type { Logger } from "../shared/platform/logger.ts";
 import type { Metrics } from "../shared/platform/metrics.ts";
 import type { SecretBox } from "../shared/secrets/secret-box.ts";
+import type { CancelWatch } from "../shared/task-run/cancel-watch.ts";
 import { cleanupJobs } from "./tasks/cleanup-jobs.ts";
 import { cleanupSignInState } from "./tasks/cleanup-sign-in-state.ts";
 import { planCheckTask } from "./tasks/plan-check.ts";
 import { syncInstanceTask } from "./tasks/sync-instance.ts";
+import { taskRunExecuteTask } from "./tasks/task-run-execute.ts";
 
 /** What the tasks work with. */
 export interface TaskDeps {
@@ -19,11 +21,18 @@ export interface TaskDeps {
   logger: Logger;
 }
 
-export function createTaskList(deps: TaskDeps): TaskList & Record<JobName, unknown> {
+/** What the worker process adds: the metadata store's URL (connections of their own) and its task-run cancel watch. */
+export interface WorkerServices {
+  url: string;
+  cancels: CancelWatch;
+}
+
+export function createTaskList(deps: TaskDeps & WorkerServices): TaskList & Record<JobName, unknown> {
   return {
     "maintenance.cleanupJobs": cleanupJobs(deps.db),
     "maintenance.cleanupSignInState": cleanupSignInState(deps.db),
     "instance.sync": syncInstanceTask(deps.db, deps.secrets),
     "plan.check": planCheckTask(deps),
+    "taskRun.execute": taskRunExecuteTask(deps),
   };
 }

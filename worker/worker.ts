@@ -1,10 +1,13 @@
 // The job runner: graphile-worker on its own pg pool (so that jobs finishing
-// during shutdown are recorded), the explicit task list, and the leader runners.
-import { run, type Runner } from "graphile-worker";
+// during shutdown are recorded), the explicit task list, and the leader runners;
+// and what the task runs need per process: the cancel watch, and the presence
+// lock of the job pool (so that the jobs of a dead worker get unlocked, §12.6).
+import { EventEmitter } from "node:events";
+import { run, type Runner, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
-import type { Db } from "../shared/platform/db.ts";
+import { PoolPresence } from "../shared/jobs/pool-presence.store.ts";
 import { startLeaderElection, type Leadership } from "../shared/platform/leader.ts";
-import type { Logger } from "../shared/platform/logger.ts";
+import { createCancelWatch } from "../shared/task-run/cancel-watch.ts";
 import { createGraphileLogger } from "./graphile-logger.ts";
 import { startLeaderRunners } from "./leader-runners.ts";
 import { createTaskList, type TaskDeps } from "./task-list.ts";
@@ -29,20 +32,34 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const pool = new pg.Pool({ connectionString: deps.url, max: concurrency + 2, application_name: "svc worker" });
   pool.on("error", (error) => logger.warn({ error }, "job queue connection error"));
   pool.on("connect", (client) => client.on("error", (error) => logger.warn({ error }, "job queue client error")));
-  const runner: Runner = await run({
-    pgPool: pool,
-    concurrency,
-    noHandleSignals: true,
-    crontab: "", // periodic work is scheduled by the leader runners
-    taskList: createTaskList(deps),
-    logger: createGraphileLogger(logger),
-  });
-  const leadership = startLeaderElection({ url: deps.url, logger, onElected: () => startLeaderRunners(deps.db, logger) });
+  const presence = await PoolPresence.open(deps.url, logger);
+  const events: WorkerEvents = new EventEmitter();
+  // Emitted when the pool is made, before it asks for a job.
+  events.on("pool:create", ({ workerPool }) => presence.hold(workerPool.id));
+  const cancels = createCancelWatch(deps.url, deps.db, logger);
+  let runner: Runner;
+  try {
+    runner = await run({
+      pgPool: pool,
+      concurrency,
+      noHandleSignals: true,
+      crontab: "", // periodic work is scheduled by the leader runners
+      taskList: createTaskList({ ...deps, cancels }),
+      logger: createGraphileLogger(logger),
+      events,
+    });
+  } catch (error) {
+    await Promise.all([cancels.close(), presence.close(), pool.end()]);
+    throw error;
+  }
+  const leadership = startLeaderElection({ url: deps.url, logger, onElected: () => startLeaderRunners(deps, logger) });
   return {
     leadership,
     async stop() {
       await leadership.stop();
       await runner.stop();
+      await cancels.close();
+      await presence.close();
       await pool.end();
     },
   };

@@ -2,12 +2,20 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Plan_ChangeDatabaseConfig_Type, Plan_State, PlanSchema, type Plan } from "../../shared/gen/svc/v1/plan_service_pb.js";
+import { issueName } from "../../shared/issue/issue-names.ts";
 import { countByStatus } from "../../shared/plan-check/check-result.ts";
 import type { CheckRunRow } from "../../shared/plan-check/check-run.store.ts";
 import type { PlanRow } from "../../shared/plan/plan.store.ts";
 import { planName, type PlanDraft } from "../../shared/plan/plans.ts";
+import { rolloutName } from "../../shared/rollout/rollout-names.ts";
 
-export function toPlan(row: PlanRow, latestRun: CheckRunRow | undefined): Plan {
+/** The plan's issue and rollout ids, when it has them. */
+export interface PlanLinks {
+  issueId?: string | undefined;
+  rolloutId?: string | undefined;
+}
+
+export function toPlan(row: PlanRow, latestRun: CheckRunRow | undefined, links: PlanLinks = {}): Plan {
   return create(PlanSchema, {
     name: planName(row),
     title: row.title,
@@ -15,11 +23,14 @@ export function toPlan(row: PlanRow, latestRun: CheckRunRow | undefined): Plan {
     specs: row.specs.map((spec) => ({
       id: spec.id,
       changeDatabaseConfig: { targets: spec.targets, statement: spec.statement, type: Plan_ChangeDatabaseConfig_Type[spec.type] },
+      releaseFile: spec.releaseFile,
     })),
     state: Plan_State[row.state],
     creator: row.creator,
     createTime: timestampFromDate(row.createTime),
     updateTime: timestampFromDate(row.updateTime),
+    issue: links.issueId ? issueName({ projectId: row.projectId, issueId: links.issueId }) : "",
+    rollout: links.rolloutId ? rolloutName({ projectId: row.projectId, id: links.rolloutId }) : "",
     planCheckRunStatusCount: latestRun ? countByStatus(latestRun.results) : {},
     etag: row.etag,
   });

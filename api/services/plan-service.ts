@@ -1,6 +1,7 @@
 // PlanService: plans of changes (contract §10.1).
 import { PlanService } from "../../shared/gen/svc/v1/plan_service_pb.js";
 import type { Db } from "../../shared/platform/db.ts";
+import { issuesAndRolloutsOfPlans } from "../../shared/issue/issue.store.ts";
 import { latestRuns } from "../../shared/plan-check/check-run.store.ts";
 import { listPlanPage } from "../../shared/plan/plan-list.ts";
 import type { PlanRow } from "../../shared/plan/plan.store.ts";
@@ -16,10 +17,13 @@ export interface PlanDeps {
   db: Db;
 }
 
-/** The plans with the status counts of their latest check runs. */
+/** The plans with the status counts of their latest check runs, their issues and rollouts. */
 async function withCounts(db: CommonQueryMethods, plans: readonly PlanRow[]) {
-  const runs = plans.length === 0 ? new Map() : await latestRuns(db, plans[0]!.projectId, plans.map((p) => p.id));
-  return plans.map((plan) => toPlan(plan, runs.get(plan.id)));
+  const projectId = plans[0]?.projectId ?? "";
+  const ids = plans.map((p) => p.id);
+  const runs = await latestRuns(db, projectId, ids);
+  const links = await issuesAndRolloutsOfPlans(db, projectId, ids);
+  return plans.map((plan) => toPlan(plan, runs.get(plan.id), links.get(plan.id)));
 }
 
 export function planService(deps: PlanDeps) {

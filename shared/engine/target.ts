@@ -37,6 +37,12 @@ export interface RowEstimate {
 }
 
 /** One statement that failed (or could not be tried) in a dry run. */
+export interface DryRunOptions {
+  timeoutMs: number;
+  /** Statements applied before the script in the same dry run; "" for none. */
+  preamble?: string;
+}
+
 export interface DryRunProblem {
   /** "error": the database refused it; "not-dry-runnable": checked without running (§10.3). */
   kind: "error" | "not-dry-runnable";
@@ -44,6 +50,75 @@ export interface DryRunProblem {
   /** 1-based line and column in the script, when known. */
   line: number;
   column: number;
+}
+
+/** One statement's entry in a task run's log (contract §12.1, §12.4). */
+export interface StatementLog {
+  /** The statement's index in the script (0-based, as splitStatements numbers them). */
+  index: number;
+  /** When it started. */
+  time: Date;
+  statement: string;
+  rowsAffected: number;
+  durationMs: number;
+  /** The database's message when it failed; "" otherwise. */
+  error: string;
+}
+
+/**
+ * The server session a script runs in, as stored on the task run
+ * (task_run.backend): PostgreSQL names the backend by pid and start time
+ * (a pid is reused) and, for a transactional run, its transaction id; MySQL
+ * by connection thread id.
+ */
+export type TargetSession = { pid: number; backendStart: string; xid?: string } | { threadId: number };
+
+/**
+ * How a script stops early when its signal is aborted (the abort reason):
+ * "cancel" interrupts the running statement on the server (§12.5);
+ * "suspend" (emergency pause, §12.7) lets a non-transactional script finish
+ * its running statement and stop at the boundary; a transactional script is
+ * interrupted and rolled back either way.
+ */
+export type StopMode = "cancel" | "suspend";
+
+export interface ExecuteRequest {
+  database: string;
+  script: string;
+  /** Index of the first statement to run (a continuation skips what an earlier run applied). */
+  firstStatement: number;
+  /** Lock wait limit per statement in ms; 0 = none. */
+  lockTimeoutMs: number;
+  /** Limit per statement in ms; 0 = none. */
+  statementTimeoutMs: number;
+  /** Called once the session is open, before any statement runs; the script waits for it (the run records its session). */
+  onSession(session: TargetSession, transactional: boolean): Promise<void>;
+  /** Called after each statement, in order, before the next one starts. */
+  onStatement(entry: StatementLog): Promise<void>;
+  /** Aborting it (with a StopMode as reason; "cancel" if none) stops the script. */
+  signal: AbortSignal;
+}
+
+export interface ExecuteOutcome {
+  /** The script ran in one transaction (PostgreSQL without statements that forbid one). */
+  transactional: boolean;
+  state: "done" | "failed" | "canceled";
+  /** The database's message (or the connection problem) when failed; "" otherwise. */
+  error: string;
+  /** Index of the first statement not applied: the statement count when done; `firstStatement` when a transaction was rolled back. */
+  nextStatement: number;
+  /** When failed: the index of the statement that failed (undefined when the COMMIT of a transactional run did). */
+  failedStatement?: number;
+  /** Statements in the script. */
+  statementCount: number;
+  /** Rows the applied statements changed. */
+  affectedRows: number;
+}
+
+/** What became of a session whose client went away (§12.6). */
+export interface LostSession {
+  /** PostgreSQL transactional session: whether its transaction committed; undefined when unknown or not transactional. */
+  committed: boolean | undefined;
 }
 
 export interface Target {
@@ -60,8 +135,21 @@ export interface Target {
    * `timeoutMs` bounds each statement the estimate needs (default DEFAULT_EXPLAIN_TIMEOUT_MS).
    */
   explainRows(database: string, script: string, options?: { timeoutMs?: number }): Promise<RowEstimate[]>;
-  /** Runs (or checks) the script without changing anything (§10.3 DRY_RUN). */
-  dryRun(database: string, script: string, options: { timeoutMs: number }): Promise<DryRunProblem[]>;
+  /**
+   * Runs (or checks) the script without changing anything (§10.3 DRY_RUN),
+   * as if `preamble` (earlier changes of the same plan on this database) had
+   * been applied first; the preamble's own problems are not reported.
+   */
+  dryRun(database: string, script: string, options: DryRunOptions): Promise<DryRunProblem[]>;
+  /**
+   * Runs a change script (contract §12.4): PostgreSQL in one transaction
+   * unless a statement forbids it, then statement by statement; MySQL
+   * statement by statement. Statement failures, cancellation and a lost
+   * target connection are outcomes, not exceptions.
+   */
+  execute(request: ExecuteRequest): Promise<ExecuteOutcome>;
+  /** Ends a session whose client is gone (terminates it if it still runs) and answers what became of its transaction. */
+  endLostSession(session: TargetSession): Promise<LostSession>;
   /** Closes every connection the target opened. */
   close(): Promise<void>;
 }

@@ -14,6 +14,8 @@ export const jobCatalog = {
   "instance.sync": z.object({ instanceId: z.string() }),
   /** Runs the checks of one plan check run (contract §10.2); one job per plan at a time (job key). */
   "plan.check": z.object({ runId: z.number().int().positive() }),
+  /** Executes one task run (contract §12.4); enqueued in the transaction that makes it PENDING, job key taskRun:<id>. */
+  "taskRun.execute": z.object({ taskRunId: z.number().int().positive() }),
 } as const;
 
 export type JobName = keyof typeof jobCatalog;

@@ -44,3 +44,18 @@ export async function deletePermafailedJobs(db: CommonQueryMethods, olderThanDay
       and updated_at < now() - make_interval(days => ${olderThanDays})`);
   return result.rowCount;
 }
+
+/** One job per payload in a single round trip, each under its own job key (mode replace). */
+export async function addKeyedJobs<N extends JobName>(
+  db: CommonQueryMethods,
+  name: N,
+  jobs: readonly { payload: JobPayload<N>; jobKey: string }[],
+  runAt?: Date,
+): Promise<void> {
+  if (jobs.length === 0) return;
+  await db.query(sql.unsafe`
+    select graphile_worker.add_job(
+      identifier => ${name}, payload => j.payload::json, run_at => ${runAt ? sql.timestamp(runAt) : null},
+      job_key => j.job_key, job_key_mode => 'replace')
+    from jsonb_to_recordset(${sql.jsonb(jobs.map((j) => ({ payload: j.payload, job_key: j.jobKey })) as never)}) as j (payload jsonb, job_key text)`);
+}

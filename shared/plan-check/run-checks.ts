@@ -3,6 +3,7 @@
 // FAILED when a target could not be checked or the limit passed; a run
 // cancelled or superseded meanwhile is left as it is (its results dropped).
 import type { CommonQueryMethods } from "slonik";
+import { afterPlanChecks } from "../approval/approval-flow.ts";
 import { formatDuration } from "../platform/duration.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { Metrics } from "../platform/metrics.ts";
@@ -12,7 +13,7 @@ import type { SettingReader } from "../settings/setting-cache.ts";
 import { readEnvironments, type Environment } from "../settings/environments.ts";
 import type { CheckResult } from "./check-result.ts";
 import { findRunById, finishRun, isRunRunning, type CheckRunRow } from "./check-run.store.ts";
-import { checkTarget, type CheckTarget } from "./check-target.ts";
+import { checkTarget, preambleOf, type CheckTarget } from "./check-target.ts";
 
 export interface CheckRunDeps {
   db: CommonQueryMethods;
@@ -39,11 +40,25 @@ export async function executeCheckRun(deps: CheckRunDeps, runId: number): Promis
   try {
     const outcome = await Promise.race([checkAll(deps, run), limit]);
     const status = outcome.failure ? "FAILED" : "DONE";
-    const finished = outcome.canceled ? false : await finishRun(deps.db, run.id, status, outcome.results, outcome.failure ?? "");
+    const finished = outcome.canceled ? false : await finishAndApprove(deps.db, run, status, outcome);
     deps.metrics.planCheckRunDuration.observe({ status: finished ? status : "CANCELED" }, (performance.now() - started) / 1000);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Ends the run and, in the same transaction, gives the plan's issue waiting
+ * for these checks its approval (contract §11.2). The plan is locked first,
+ * as every writer of its runs and issue does.
+ */
+async function finishAndApprove(db: CommonQueryMethods, run: CheckRunRow, status: "DONE" | "FAILED", outcome: Outcome): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await findPlan(tx, run.projectId, run.planId, true);
+    const finished = await finishRun(tx, run.id, status, outcome.results, outcome.failure ?? "");
+    if (finished) await afterPlanChecks(tx, { projectId: run.projectId, id: run.planId });
+    return finished;
+  });
 }
 
 interface Outcome {
@@ -58,10 +73,14 @@ async function checkAll(deps: CheckRunDeps, run: CheckRunRow): Promise<Outcome> 
   const environments = await readEnvironments(deps.settings);
   const results: CheckResult[] = [];
   const failures: string[] = [];
+  // Specs apply in order, so a target's dry run of a spec builds on its earlier specs.
+  const earlier = new Map<string, string[]>();
   for (const spec of plan.specs) {
     for (const name of spec.targets) {
       if (!(await isRunRunning(deps.db, run.id))) return { results, canceled: true };
-      const outcome = await checkResolved(deps, name, (target) => checkTarget(target, spec, rulesOf(environments, target.environmentId)));
+      const preamble = preambleOf(earlier.get(name) ?? []);
+      earlier.set(name, [...(earlier.get(name) ?? []), spec.statement]);
+      const outcome = await checkResolved(deps, name, (target) => checkTarget(target, spec, rulesOf(environments, target.environmentId), preamble));
       results.push(...outcome.results.map((r) => ({ ...r, specId: spec.id })));
       if (outcome.failure) failures.push(outcome.failure);
     }

@@ -1,5 +1,6 @@
 // Listing a project's plans (contract §10.1, §2.4): filter fields creator
-// (me for the caller), create_time and title (substring), newest first.
+// (me for the caller), create_time, title (substring) and has_rollout, newest
+// first.
 import type { CommonQueryMethods } from "slonik";
 import { parseFilter, type FilterFields } from "../list/filter.ts";
 import { keysetPage, type Page, type PageRequest } from "../list/page.ts";
@@ -10,6 +11,7 @@ const FILTER_FIELDS: FilterFields = {
   creator: { kind: "text" },
   create_time: { kind: "time" },
   title: { kind: "substring" },
+  has_rollout: { kind: "bool" },
 };
 
 export interface PlanListRequest extends PageRequest {

@@ -16,6 +16,16 @@ export interface PlanSpec {
   targets: string[];
   statement: string;
   type: ChangeType;
+  /** The release file a spec made from a release applies (contract §13). */
+  releaseFile?: ReleaseFileRef;
+}
+
+export interface ReleaseFileRef {
+  /** projects/<p>/releases/<id> */
+  release: string;
+  path: string;
+  version: string;
+  sha256: string;
 }
 
 export interface SpecInput {
@@ -23,6 +33,8 @@ export interface SpecInput {
   targets: readonly string[];
   statement: string;
   type: ChangeType | undefined;
+  /** Set by the server only, for a spec made from a release file. */
+  releaseFile?: ReleaseFileRef;
 }
 
 export const MAX_STATEMENT_BYTES = 2 * 1024 * 1024;
@@ -44,15 +56,17 @@ export async function checkedSpecs(db: CommonQueryMethods, projectId: string, in
     }
     const targets = input.targets.map((t, j) => databaseName(parseDatabaseName(t, `${path}.change_database_config.targets[${j}]`)));
     if (new Set(targets).size !== targets.length) throw invalidArgument(`${path}.change_database_config.targets: a database is listed twice`);
-    return { id, targets, statement: input.statement, type: input.type ?? "MIGRATE" };
+    const spec: PlanSpec = { id, targets, statement: input.statement, type: input.type ?? "MIGRATE" };
+    return input.releaseFile ? { ...spec, releaseFile: input.releaseFile } : spec;
   });
-  await checkTargetsInProject(db, projectId, specs);
+  await checkTargetsInProject(db, projectId, specs.flatMap((spec) => spec.targets));
   return specs;
 }
 
-async function checkTargetsInProject(db: CommonQueryMethods, projectId: string, specs: readonly PlanSpec[]): Promise<void> {
+/** Every target (a database name) must be an active database of the project. */
+export async function checkTargetsInProject(db: CommonQueryMethods, projectId: string, targets: readonly string[]): Promise<void> {
   const refs = new Map<string, DatabaseRef>();
-  for (const spec of specs) for (const target of spec.targets) refs.set(target, parseDatabaseName(target, "target"));
+  for (const target of targets) refs.set(target, parseDatabaseName(target, "target"));
   const found = new Map((await ownershipOfDatabases(db, [...refs.values()])).map((o) => [databaseName(o), o]));
   for (const target of refs.keys()) {
     const owner = found.get(target);

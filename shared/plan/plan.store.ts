@@ -1,12 +1,20 @@
 // SQL on plan (contract §10.1).
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
+import { sqlOperator } from "../list/filter-comparison.store.ts";
 import { z } from "zod";
 import type { FilterTerm } from "../list/filter.ts";
 import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../list/newest-first.store.ts";
 import type { PageKey } from "../list/page.ts";
 import type { PlanSpec } from "./plan-specs.ts";
 
-const spec = z.object({ id: z.string(), targets: z.array(z.string()), statement: z.string(), type: z.enum(["MIGRATE", "DATA"]) });
+const releaseFile = z.object({ release: z.string(), path: z.string(), version: z.string(), sha256: z.string() });
+const spec = z.object({
+  id: z.string(),
+  targets: z.array(z.string()),
+  statement: z.string(),
+  type: z.enum(["MIGRATE", "DATA"]),
+  releaseFile: releaseFile.optional(),
+});
 
 export const planRow = z
   .object({
@@ -117,15 +125,14 @@ export async function listPlans(db: CommonQueryMethods, query: PlanListQuery): P
     select ${columns}, ${pageTimeColumn} from plan where ${sql.join(conditions, sql.fragment` and `)} ${newestFirst} limit ${query.limit}`);
 }
 
-const COMPARISON: Record<string, FragmentSqlToken> = {
-  "=": sql.fragment`=`, ":": sql.fragment`=`, "!=": sql.fragment`<>`,
-  ">": sql.fragment`>`, ">=": sql.fragment`>=`, "<": sql.fragment`<`, "<=": sql.fragment`<=`,
-};
-
 function condition(term: FilterTerm): FragmentSqlToken {
-  if (term.field === "create_time") return sql.fragment`create_time ${COMPARISON[term.op]!} ${(term.value as Date).toISOString()}::timestamptz`;
+  if (term.field === "has_rollout") {
+    const exists = sql.fragment`exists (select 1 from rollout r where r.project_id = plan.project_id and r.plan_id = plan.id)`;
+    return (term.value === true) === (term.op !== "!=") ? exists : sql.fragment`not ${exists}`;
+  }
+  if (term.field === "create_time") return sql.fragment`create_time ${sqlOperator(term.op)} ${(term.value as Date).toISOString()}::timestamptz`;
   const value = String(term.value);
   if (term.field === "title" && term.op === ":") return sql.fragment`strpos(lower(title), ${value.toLowerCase()}) > 0`;
   const column = term.field === "title" ? sql.fragment`title` : sql.fragment`creator`;
-  return sql.fragment`${column} ${COMPARISON[term.op]!} ${value}`;
+  return sql.fragment`${column} ${sqlOperator(term.op)} ${value}`;
 }

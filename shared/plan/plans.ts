@@ -1,15 +1,19 @@
 // Plans (contract §10.1): creating (idempotent by request id), reading,
 // editing by mask while no rollout exists (the state is the server's), and
-// deletion. Creating a plan and changing its specs start a check run.
+// deletion. Creating a plan and changing its specs start a check run; a
+// change of specs also sends the plan's open issue back to CHECKING (§11.2).
 import type { CommonQueryMethods } from "slonik";
 import type { CallAudit } from "../audit/call-audit.ts";
 import { requirePermission } from "../iam/authorize.ts";
 import type { IamSubject } from "../iam/members.ts";
 import { maskFields } from "../list/update-mask.ts";
-import { aborted, alreadyExists, invalidArgument, notFound } from "../platform/errors.ts";
-import { RESOURCE_ID_PATTERN } from "../platform/names.ts";
+import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
+import { RESOURCE_ID_PATTERN, checkRequestId } from "../platform/names.ts";
+import { resetApproval } from "../approval/approval-flow.ts";
 import { startCheckRun } from "../plan-check/check-runs.ts";
 import { activeProject, projectName } from "../project/projects.ts";
+import { rolloutName } from "../rollout/rollout-names.ts";
+import { findRolloutByPlan } from "../rollout/rollout.store.ts";
 import { checkedSpecs, type SpecInput } from "./plan-specs.ts";
 import { findPlan, findPlanByRequest, forgetOldRequest, insertPlan, markPlanDeleted, updatePlan as updateRow, type PlanRow } from "./plan.store.ts";
 
@@ -24,7 +28,6 @@ export interface PlanRef {
   id: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PLAN_NAME = /^projects\/([a-z][a-z0-9-]{0,62})\/plans\/([a-z][a-z0-9-]{0,62}|[1-9][0-9]{0,18})$/;
 
 const MASK = {
@@ -63,7 +66,7 @@ export async function createPlan(audit: CallAudit, plan: NewPlan): Promise<PlanR
   if (plan.planId && !RESOURCE_ID_PATTERN.test(plan.planId)) {
     throw invalidArgument(`plan_id: "${plan.planId}" is not a valid plan id; it starts with a lower-case letter and has up to 63 lower-case letters, digits and hyphens`);
   }
-  if (plan.requestId && !UUID.test(plan.requestId)) throw invalidArgument(`request_id: "${plan.requestId}" is not a UUID`);
+  checkRequestId(plan.requestId);
   if (plan.requestId) {
     const earlier = await findPlanByRequest(tx, plan.creator, plan.requestId);
     if (earlier) return (audit.resource = planName(earlier)), earlier;
@@ -111,18 +114,24 @@ export async function updatePlan(tx: CommonQueryMethods, caller: IamSubject & { 
   if (update.etag && update.etag !== current.etag) {
     throw aborted(`plan "${planName(current)}" changed since it was read (etag ${update.etag} is stale); read it again and retry`);
   }
+  const rollout = await findRolloutByPlan(tx, current.projectId, current.id);
+  if (rollout) throw failedPrecondition(`plan "${planName(current)}" has a rollout (${rolloutName(rollout)}, ${rollout.state}) and can no longer change`);
   const specs = fields.has("specs") ? await checkedSpecs(tx, current.projectId, update.draft.specs, "plan.specs") : current.specs;
   const updated = await updateRow(tx, current.projectId, current.id, {
     title: fields.has("title") ? update.draft.title.trim() : current.title,
     description: fields.has("description") ? update.draft.description : current.description,
     specs,
   });
-  if (fields.has("specs")) await startCheckRun(tx, current.projectId, current.id);
+  if (fields.has("specs")) {
+    await startCheckRun(tx, current.projectId, current.id);
+    await resetApproval(tx, current, caller.name);
+  }
   return updated;
 }
 
 export async function deletePlan(tx: CommonQueryMethods, ref: PlanRef): Promise<void> {
   const plan = await findPlan(tx, ref.projectId, ref.id, true);
   if (!plan || plan.state !== "ACTIVE") throw notFound(`plan "${planName(ref)}" does not exist`);
+  if (await findRolloutByPlan(tx, ref.projectId, ref.id)) throw failedPrecondition(`plan "${planName(ref)}" has a rollout and cannot be deleted`);
   await markPlanDeleted(tx, ref.projectId, ref.id);
 }

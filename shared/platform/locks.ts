@@ -13,3 +13,21 @@ export const LEADER_LOCK = 0x5f5c_0002n;
 export const RATE_LIMIT_LOCK_CLASS = 0x5f5c;
 /** Held by the transaction that creates the first administrator. */
 export const BOOTSTRAP_LOCK = 0x5f5c_0003n;
+/**
+ * Shared by each transaction claiming a task run, exclusive for the write
+ * switching the emergency pause on (contract §12.7, shared/task-run/start-gate.store.ts).
+ */
+export const EMERGENCY_PAUSE_LOCK = 0x5f5c_0004n;
+/**
+ * Class of the two-key session locks a worker holds on a task run for as
+ * long as it handles it (second key: the run id, wrapped to int4), on a
+ * connection of its own: a RUNNING run whose lock is free lost its worker
+ * (contract §12.4, §12.6).
+ */
+export const TASK_RUN_LOCK_CLASS = 0x5f5d;
+/** Class of the two-key session locks on a target database (second key: hashtext of "instance/database"): one change at a time (§12.4). */
+export const TARGET_DATABASE_LOCK_CLASS = 0x5f5e;
+/** Class of the two-key session locks each job pool holds while it lives (second key: hashtext of its pool id), so its locked jobs can be told orphaned. */
+export const JOB_POOL_LOCK_CLASS = 0x5f5f;
+/** Class of the two-key transaction locks that order the claims of one rollout's runs (second key: hashtext of "project/rollout"), for its parallel limit. */
+export const ROLLOUT_SLOT_LOCK_CLASS = 0x5f60;

@@ -11,6 +11,7 @@ import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound }
 import { parseResourceName, RESOURCE_ID_PATTERN } from "../platform/names.ts";
 import { checkKey, checkLabels, newProjectFields, parallelTasks, timeoutMs, type ProjectDraft } from "./project-fields.ts";
 import { findProject, insertProject, moveDatabasesToDefault, setProjectState, updateProject as updateRow, type ProjectRow } from "./project.store.ts";
+import { projectActivity } from "./project-activity.store.ts";
 
 export const DEFAULT_PROJECT = "default";
 const OWNER_ROLE = "roles/projectOwner";
@@ -97,6 +98,10 @@ export async function updateProject(tx: CommonQueryMethods, update: ProjectUpdat
 export async function deleteProject(tx: CommonQueryMethods, id: string): Promise<void> {
   if (id === DEFAULT_PROJECT) throw failedPrecondition(`project "${projectName(id)}" holds unassigned databases and cannot be deleted`);
   await activeProject(tx, id, true);
+  const { openIssues, runningRollouts } = await projectActivity(tx, id);
+  if (openIssues > 0 || runningRollouts > 0) {
+    throw failedPrecondition(`project "${projectName(id)}" has ${openIssues} open issue(s) and ${runningRollouts} running rollout(s); finish or cancel them first`);
+  }
   await moveDatabasesToDefault(tx, id);
   await setProjectState(tx, id, "DELETED");
 }

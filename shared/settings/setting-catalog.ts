@@ -7,6 +7,7 @@ import type { CommonQueryMethods } from "slonik";
 import { SettingValueSchema } from "../gen/svc/v1/setting_service_pb.js";
 import { refuseRemovingUsedEnvironments } from "../instance/environment-in-use.ts";
 import { invalidArgument, permissionDenied } from "../platform/errors.ts";
+import { applyEmergencyPauseSwitch, applyMaintenanceWindowChange } from "../task-run/gate-changes.ts";
 import type { ListKeys } from "./setting-secrets.ts";
 import * as defaults from "./setting-defaults.ts";
 import { validateDataClassification, validateSemanticTypes } from "./validation/data.ts";
@@ -39,11 +40,14 @@ export interface SettingKind {
   validate(value: Message, context: ValidationContext): void | Promise<void>;
   /** Adjusts (or refuses) the merged payload of a write, before it is validated and stored; `tx` is the write's transaction. */
   beforeSave?(current: Message, next: Message, context: SaveContext, tx: CommonQueryMethods): void | Promise<void>;
+  /** Acts on a stored write (`before` and `after` effective values), in the write's transaction `tx`. */
+  afterSave?(before: Message, after: Message, tx: CommonQueryMethods): void | Promise<void>;
 }
 
 interface KindOptions<M extends Message> {
   defaults?: JsonObject;
   beforeSave?(current: M, next: M, context: SaveContext, tx: CommonQueryMethods): void | Promise<void>;
+  afterSave?(before: M, after: M, tx: CommonQueryMethods): void | Promise<void>;
 }
 
 function kind<M extends Message>(
@@ -60,6 +64,7 @@ function kind<M extends Message>(
     defaults: options.defaults ?? {},
     validate: validate as SettingKind["validate"],
     beforeSave: options.beforeSave as SettingKind["beforeSave"],
+    afterSave: options.afterSave as SettingKind["afterSave"],
   };
 }
 
@@ -75,8 +80,8 @@ export const SETTINGS: readonly SettingKind[] = [
     beforeSave: (current, next, _context, tx) => refuseRemovingUsedEnvironments(current, next, tx),
   }),
   kind("EMAIL", validateEmail, { defaults: defaults.EMAIL_DEFAULTS }),
-  kind("MAINTENANCE_WINDOW", validateMaintenanceWindow, { defaults: defaults.MAINTENANCE_WINDOW_DEFAULTS }),
-  kind("EMERGENCY_PAUSE", validateEmergencyPause, { defaults: defaults.EMERGENCY_PAUSE_DEFAULTS, beforeSave: stampPause }),
+  kind("MAINTENANCE_WINDOW", validateMaintenanceWindow, { defaults: defaults.MAINTENANCE_WINDOW_DEFAULTS, afterSave: applyMaintenanceWindowChange }),
+  kind("EMERGENCY_PAUSE", validateEmergencyPause, { defaults: defaults.EMERGENCY_PAUSE_DEFAULTS, beforeSave: stampPause, afterSave: applyEmergencyPauseSwitch }),
   kind("MONITORING", validateMonitoring),
   kind("SSO_GROUP_MAPPING", validateSsoGroupMapping),
 ];

@@ -2,7 +2,8 @@
 // fields of the written payload replace the effective value's, credentials
 // are sealed (and kept when the write leaves them out), the setting's own
 // adjustments apply (its beforeSave), the result is validated as a whole and
-// stored. The audit detail lists each changed field with its old and new
+// stored, and what the setting drives follows in the same transaction (its
+// afterSave). The audit detail lists each changed field with its old and new
 // value as clients see them (credentials only as flags).
 import { clone, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { reflect } from "@bufbuild/protobuf/reflect";
@@ -37,6 +38,7 @@ export async function updateSetting(audit: CallAudit, context: WriteContext, wri
   await kind.beforeSave?.(current, next, context, audit.tx);
   await kind.validate(next, context);
   const saved = await saveSettingValue(audit.tx, kind.name, storedJson(kind, next), context.updater);
+  await kind.afterSave?.(current, next, audit.tx);
   audit.resource = `settings/${kind.name}`;
   audit.detail = { changes: changedFields(kind, current, next) };
   return saved;

@@ -1,11 +1,12 @@
 // The PostgreSQL target: the Target interface over per-call connections.
-import { DEFAULT_EXPLAIN_TIMEOUT_MS, type ConnectionConfig, type DryRunProblem, type RowEstimate, type Target } from "../target.ts";
+import { type ConnectionConfig, DEFAULT_EXPLAIN_TIMEOUT_MS, type DryRunOptions, type DryRunProblem, type ExecuteOutcome, type ExecuteRequest, type LostSession, type RowEstimate, type Target, type TargetSession } from "../target.ts";
 import type { DatabaseMetadata } from "../metadata.ts";
 import { compareText } from "../ordering.ts";
 import { readCatalog } from "./pg-catalog.ts";
 import { PgConnector } from "./pg-connection.ts";
 import { renderDdl } from "./pg-ddl.ts";
 import { pgDryRun } from "./pg-dry-run.ts";
+import { pgEndLostSession, pgExecute } from "./pg-execute.ts";
 import { pgExplainRows } from "./pg-explain.ts";
 import { toMetadata } from "./pg-metadata.ts";
 
@@ -44,8 +45,16 @@ export class PostgresTarget implements Target {
     return this.connector.withClient(database, (client) => pgExplainRows(client, script, options.timeoutMs ?? DEFAULT_EXPLAIN_TIMEOUT_MS));
   }
 
-  dryRun(database: string, script: string, options: { timeoutMs: number }): Promise<DryRunProblem[]> {
-    return this.connector.withClient(database, (client) => pgDryRun(client, script, options.timeoutMs));
+  dryRun(database: string, script: string, options: DryRunOptions): Promise<DryRunProblem[]> {
+    return this.connector.withClient(database, (client) => pgDryRun(client, script, options.timeoutMs, options.preamble));
+  }
+
+  execute(request: ExecuteRequest): Promise<ExecuteOutcome> {
+    return pgExecute(this.connector, request);
+  }
+
+  endLostSession(session: TargetSession): Promise<LostSession> {
+    return pgEndLostSession(this.connector, session);
   }
 
   close(): Promise<void> {

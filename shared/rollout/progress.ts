@@ -1,0 +1,124 @@
+// How a rollout moves on (contract §12.2, §12.3, §18.7): stage states follow
+// their tasks, the rollout's state follows its stages, the next stage of an
+// AUTOMATIC environment starts by itself when everything before it is DONE or
+// SKIPPED, and the issue is DONE when the rollout is. Every change to a task
+// ends with refreshRollout, in the same transaction.
+import type { CommonQueryMethods } from "slonik";
+import { markIssueDone } from "../issue/issue-status.ts";
+import { addIssueEvent } from "../issue/issue-events.ts";
+import { issueName } from "../issue/issue-names.ts";
+import { storedSettings } from "../settings/setting-cache.ts";
+import { readEnvironments } from "../settings/environments.ts";
+import { noticeChange } from "../watch/change-notice.store.ts";
+import { rolloutName, stageName, type RolloutRef } from "./rollout-names.ts";
+import { findRollout, findStages, setRolloutState, setStageState, type RolloutRow, type RolloutState, type StageRow, type StageState } from "./rollout.store.ts";
+import { findTasks, taskStateCounts, type TaskState } from "./task.store.ts";
+import { createRuns } from "./run-creation.ts";
+
+const FINISHED: ReadonlySet<string> = new Set(["DONE", "SKIPPED"]);
+const ACTIVE: ReadonlySet<string> = new Set(["PENDING", "RUNNING"]);
+
+/** Starts a stage; refreshRollout then gives its ready tasks their runs. */
+export async function startStage(tx: CommonQueryMethods, rollout: RolloutRow, stageId: string, starter: string): Promise<void> {
+  await setStageState(tx, rollout, stageId, "RUNNING");
+  if (rollout.issueId) {
+    await addIssueEvent(tx, { projectId: rollout.projectId, issueId: rollout.issueId }, { kind: "STAGE_STARTED", stage: stageName(rollout, stageId) }, starter, "");
+  }
+}
+
+/** Brings stage and rollout states up to date after task changes, and starts what starts by itself. */
+export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, actor: string): Promise<void> {
+  const rollout = await findRollout(tx, ref, true);
+  if (!rollout) return;
+  const environments = await readEnvironments(storedSettings(tx));
+  const automatic = new Set(environments.filter((e) => e.rolloutPolicy === "AUTOMATIC").map((e) => e.id));
+  for (;;) {
+    const stages = await findStages(tx, ref);
+    const counts = await taskStateCounts(tx, ref);
+    for (const stage of stages) {
+      const state = rollout.state === "CANCELED" && !FINISHED.has(stage.state) ? "CANCELED" : stageStateOf(stage, counts.get(stage.id));
+      if (state !== stage.state) {
+        await setStageState(tx, ref, stage.id, state);
+        stage.state = state;
+      }
+    }
+    if (rollout.state !== "CANCELED" && (await startReadyTasks(tx, rollout, stages, counts, actor))) continue;
+    const next = rollout.state === "CANCELED" || rollout.state === "PAUSED" ? undefined : nextAutomaticStage(stages, automatic);
+    if (next) {
+      await startStage(tx, rollout, next.id, actor);
+      continue;
+    }
+    await settleRolloutState(tx, rollout, rolloutStateOf(rollout.state, stages, [...counts.values()]));
+    return;
+  }
+}
+
+async function settleRolloutState(tx: CommonQueryMethods, rollout: RolloutRow, state: RolloutState): Promise<void> {
+  if (state !== rollout.state) {
+    await setRolloutState(tx, rollout, state);
+    if (state === "DONE" && rollout.issueId) await markIssueDone(tx, { projectId: rollout.projectId, issueId: rollout.issueId });
+  }
+  await noticeChange(tx, rolloutName(rollout));
+  if (rollout.issueId) await noticeChange(tx, issueName({ projectId: rollout.projectId, issueId: rollout.issueId }));
+}
+
+/**
+ * Gives a run to every NOT_STARTED task of a started stage whose earlier
+ * tasks on the same database are DONE or SKIPPED: one database takes its
+ * changes in plan order (a release's versions in version order), and a
+ * failed change holds back the ones after it. True when runs were created.
+ */
+async function startReadyTasks(tx: CommonQueryMethods, rollout: RolloutRow, stages: readonly StageRow[], counts: StageCounts, actor: string): Promise<boolean> {
+  const started = new Set(stages.filter((s) => s.state !== "NOT_STARTED" && s.state !== "SKIPPED").map((s) => s.id));
+  if (![...started].some((id) => has(counts.get(id), "NOT_STARTED"))) return false;
+  const blocked = new Set<string>();
+  const ready: number[] = [];
+  for (const task of await findTasks(tx, rollout)) {
+    const database = `${task.instanceId}/${task.databaseName}`;
+    if (task.state === "NOT_STARTED" && started.has(task.stageId) && !blocked.has(database)) ready.push(task.id);
+    if (!FINISHED.has(task.state)) blocked.add(database);
+  }
+  if (ready.length === 0) return false;
+  await createRuns(tx, rollout, ready, actor);
+  return true;
+}
+
+type StateCounts = ReadonlyMap<TaskState, number>;
+type StageCounts = ReadonlyMap<string, StateCounts>;
+
+function has(counts: StateCounts | undefined, states: ReadonlySet<string> | string): boolean {
+  for (const [state, count] of counts ?? []) if (count > 0 && (typeof states === "string" ? state === states : states.has(state))) return true;
+  return false;
+}
+
+function only(counts: StateCounts | undefined, states: ReadonlySet<string> | string): boolean {
+  for (const [state, count] of counts ?? []) if (count > 0 && !(typeof states === "string" ? state === states : states.has(state))) return false;
+  return true;
+}
+
+function stageStateOf(stage: StageRow, counts: StateCounts | undefined): StageState {
+  if (has(counts, "SKIPPED") && only(counts, "SKIPPED")) return "SKIPPED";
+  if (stage.state === "NOT_STARTED") return "NOT_STARTED";
+  if (only(counts, FINISHED)) return "DONE";
+  if (has(counts, ACTIVE)) return "RUNNING";
+  if (has(counts, "FAILED")) return "FAILED";
+  if (has(counts, "CANCELED")) return "CANCELED";
+  return "RUNNING";
+}
+
+/** The first NOT_STARTED stage after finished ones, when its environment's policy is AUTOMATIC. */
+function nextAutomaticStage(stages: readonly StageRow[], automatic: ReadonlySet<string>): StageRow | undefined {
+  const next = stages.find((s) => !FINISHED.has(s.state));
+  return next?.state === "NOT_STARTED" && automatic.has(next.id) ? next : undefined;
+}
+
+function rolloutStateOf(current: RolloutState, stages: readonly StageRow[], counts: readonly StateCounts[]): RolloutState {
+  if (current === "CANCELED") return "CANCELED";
+  if (stages.every((s) => FINISHED.has(s.state))) return "DONE";
+  // Once a stage has started the rollout stays RUNNING until every stage is DONE or SKIPPED (§18.7).
+  if (current === "NOT_STARTED" && stages.every((s) => s.state === "NOT_STARTED" || s.state === "SKIPPED")) return "NOT_STARTED";
+  if (current === "PAUSED") return "PAUSED";
+  const failed = counts.some((c) => has(c, "FAILED")) && !counts.some((c) => has(c, ACTIVE));
+  return failed ? "FAILED" : "RUNNING";
+}
+

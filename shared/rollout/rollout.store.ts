@@ -1,0 +1,108 @@
+// SQL on rollout and stage (contract §12.1, §12.2).
+import { sql, type CommonQueryMethods } from "slonik";
+import { z } from "zod";
+import type { RolloutRef } from "./rollout-names.ts";
+
+export const ROLLOUT_STATES = ["NOT_STARTED", "RUNNING", "PAUSED", "DONE", "FAILED", "CANCELED"] as const;
+export type RolloutState = (typeof ROLLOUT_STATES)[number];
+export const STAGE_STATES = ["NOT_STARTED", "RUNNING", "DONE", "FAILED", "SKIPPED", "CANCELED"] as const;
+export type StageState = (typeof STAGE_STATES)[number];
+
+const rolloutRow = z
+  .object({
+    project_id: z.string(),
+    id: z.string(),
+    plan_id: z.string(),
+    issue_id: z.string().nullable(),
+    title: z.string(),
+    state: z.enum(ROLLOUT_STATES),
+    creator: z.string(),
+    create_time: z.coerce.date(),
+    update_time: z.coerce.date(),
+  })
+  .transform((r) => ({
+    projectId: r.project_id,
+    id: r.id,
+    planId: r.plan_id,
+    issueId: r.issue_id ?? undefined,
+    title: r.title,
+    state: r.state,
+    creator: r.creator,
+    createTime: r.create_time,
+    updateTime: r.update_time,
+  }));
+
+export type RolloutRow = z.infer<typeof rolloutRow>;
+
+const columns = sql.fragment`project_id, id, plan_id, issue_id, title, state, creator, create_time, update_time`;
+
+export async function insertRollout(
+  db: CommonQueryMethods,
+  rollout: { projectId: string; planId: string; issueId: string | undefined; title: string; creator: string },
+): Promise<RolloutRow | undefined> {
+  return (
+    (await db.maybeOne(sql.type(rolloutRow)`
+      insert into rollout (project_id, plan_id, issue_id, title, creator)
+      values (${rollout.projectId}, ${rollout.planId}, ${rollout.issueId ?? null}, ${rollout.title}, ${rollout.creator})
+      on conflict (project_id, plan_id) do nothing
+      returning ${columns}`)) ?? undefined
+  );
+}
+
+export async function findRollout(db: CommonQueryMethods, ref: RolloutRef, forUpdate = false): Promise<RolloutRow | undefined> {
+  return (
+    (await db.maybeOne(sql.type(rolloutRow)`
+      select ${columns} from rollout where project_id = ${ref.projectId} and id = ${ref.id}
+      ${forUpdate ? sql.fragment`for update` : sql.fragment``}`)) ?? undefined
+  );
+}
+
+export async function findRolloutByPlan(db: CommonQueryMethods, projectId: string, planId: string): Promise<RolloutRow | undefined> {
+  return (
+    (await db.maybeOne(sql.type(rolloutRow)`
+      select ${columns} from rollout where project_id = ${projectId} and plan_id = ${planId}`)) ?? undefined
+  );
+}
+
+export async function setRolloutState(db: CommonQueryMethods, ref: RolloutRef, state: RolloutState): Promise<void> {
+  await db.query(sql.unsafe`
+    update rollout set state = ${state}, update_time = now() where project_id = ${ref.projectId} and id = ${ref.id}`);
+}
+
+/** A project's rollouts newest first, after the keyset position. */
+export async function listRollouts(
+  db: CommonQueryMethods,
+  query: { projectId: string; afterId: number | undefined; limit: number },
+): Promise<readonly RolloutRow[]> {
+  const after = query.afterId === undefined ? sql.fragment`` : sql.fragment`and id::bigint < ${query.afterId}`;
+  return db.any(sql.type(rolloutRow)`
+    select ${columns} from rollout where project_id = ${query.projectId} ${after}
+    order by id::bigint desc limit ${query.limit}`);
+}
+
+const stageRow = z
+  .object({ id: z.string(), position: z.number(), state: z.enum(STAGE_STATES) })
+  .transform((r) => ({ id: r.id, position: r.position, state: r.state }));
+
+export type StageRow = z.infer<typeof stageRow>;
+
+export async function insertStages(db: CommonQueryMethods, ref: RolloutRef, stageIds: readonly string[]): Promise<void> {
+  await db.query(sql.unsafe`
+    insert into stage (project_id, rollout_id, id, position)
+    select ${ref.projectId}, ${ref.id}, id, position - 1
+    from unnest(${sql.array(stageIds, "text")}) with ordinality as s (id, position)`);
+}
+
+/** The rollout's stages in order. */
+export async function findStages(db: CommonQueryMethods, ref: RolloutRef): Promise<StageRow[]> {
+  return [
+    ...(await db.any(sql.type(stageRow)`
+      select id, position, state from stage where project_id = ${ref.projectId} and rollout_id = ${ref.id} order by position`)),
+  ];
+}
+
+export async function setStageState(db: CommonQueryMethods, ref: RolloutRef, stageId: string, state: StageState): Promise<void> {
+  await db.query(sql.unsafe`
+    update stage set state = ${state}, update_time = now()
+    where project_id = ${ref.projectId} and rollout_id = ${ref.id} and id = ${stageId}`);
+}

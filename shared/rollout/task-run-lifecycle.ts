@@ -1,0 +1,108 @@
+// The life of a task run (contract §12.2, §12.4): created PENDING with its
+// job in one transaction (dispatch is the job queue's own notification, no
+// polling), started by the worker, and settled once. Settling moves the task
+// and, through refreshRollout, its stage, rollout and issue. Rows are locked
+// in one order everywhere (rollout, task, task run), so concurrent starts,
+// settlements and actions never deadlock.
+import type { CommonQueryMethods } from "slonik";
+import { addIssueEvent } from "../issue/issue-events.ts";
+import type { ReleaseFileRef } from "../plan/plan-specs.ts";
+import { noticeChange } from "../watch/change-notice.store.ts";
+import { refreshRollout } from "./progress.ts";
+import { rolloutName, taskRunName, type RolloutRef } from "./rollout-names.ts";
+import { findRollout } from "./rollout.store.ts";
+import { createRuns } from "./run-creation.ts";
+import { findTask, findTaskExecutionFacts, lockTask, setTaskState, type TaskType } from "./task.store.ts";
+import { findTaskRun, markRunEnded, markRunRunning, type FinalRunState } from "./task-run.store.ts";
+
+export { enqueueTaskRun, enqueueTaskRuns } from "./run-creation.ts";
+export { pendingRunIds, pendingRunsOfRollout, pendingRunsOfTarget } from "./task-run.store.ts";
+
+export interface RunningTaskRun {
+  id: number;
+  taskId: number;
+  projectId: string;
+  rolloutId: string;
+  instanceId: string;
+  databaseName: string;
+  type: TaskType;
+  statement: string;
+  /** Index of the first statement to execute (a continuation skips those applied before). */
+  firstStatement: number;
+  releaseFile: ReleaseFileRef | undefined;
+  creator: string;
+  lockTimeoutMs: number;
+  /** 0 = no limit. */
+  statementTimeoutMs: number;
+}
+
+/** PENDING → RUNNING (and its task); undefined when the run is no longer PENDING, so it must not execute. */
+export async function startTaskRun(tx: CommonQueryMethods, runId: number): Promise<RunningTaskRun | undefined> {
+  const pending = await findTaskRun(tx, runId);
+  if (pending?.state !== "PENDING") return undefined;
+  await lockTask(tx, pending.taskId);
+  const run = await markRunRunning(tx, runId);
+  if (!run) return undefined;
+  const task = (await findTask(tx, run.taskId))!;
+  await setTaskState(tx, [task.id], "RUNNING");
+  await noticeChange(tx, rolloutName(run.rollout));
+  const facts = await findTaskExecutionFacts(tx, task.id);
+  return {
+    id: run.id,
+    taskId: task.id,
+    projectId: run.rollout.projectId,
+    rolloutId: run.rollout.id,
+    instanceId: task.instanceId,
+    databaseName: task.databaseName,
+    type: task.type,
+    statement: facts.statement,
+    firstStatement: run.firstStatement,
+    releaseFile: task.releaseFile,
+    creator: run.creator,
+    lockTimeoutMs: facts.lockTimeoutMs,
+    statementTimeoutMs: facts.statementTimeoutMs,
+  };
+}
+
+export interface RunOutcome {
+  state: FinalRunState;
+  detail: string;
+  error?: string;
+  affectedRows?: number;
+  /** Index of the first statement not applied (recorded on the task). */
+  nextStatement?: number;
+  /** Emergency-pause suspension: the task returns to PENDING with a new run from this statement. */
+  continueFrom?: number;
+}
+
+/** Ends a PENDING or RUNNING run; false when it had already ended (then nothing changes). */
+export async function settleTaskRun(tx: CommonQueryMethods, runId: number, outcome: RunOutcome): Promise<boolean> {
+  const current = await findTaskRun(tx, runId);
+  if (current?.state !== "PENDING" && current?.state !== "RUNNING") return false;
+  await findRollout(tx, current.rollout, true);
+  await lockTask(tx, current.taskId);
+  const run = await markRunEnded(tx, runId, {
+    state: outcome.state,
+    detail: outcome.detail,
+    error: outcome.error ?? "",
+    affectedRows: outcome.affectedRows ?? 0,
+  });
+  if (!run) return false;
+  if (outcome.continueFrom !== undefined) {
+    await setTaskState(tx, [run.taskId], "PENDING", { nextStatement: outcome.continueFrom });
+    await createRuns(tx, run.rollout, [run.taskId], run.creator);
+  } else {
+    await setTaskState(tx, [run.taskId], outcome.state, { nextStatement: outcome.nextStatement });
+  }
+  if (outcome.state === "FAILED") await recordFailure(tx, run.rollout, run.taskId, runId, outcome, run.creator);
+  await refreshRollout(tx, run.rollout, run.creator);
+  return true;
+}
+
+/** A failed task is an event in its issue's history (§11.1). */
+async function recordFailure(tx: CommonQueryMethods, ref: RolloutRef, taskId: number, runId: number, outcome: RunOutcome, actor: string): Promise<void> {
+  const issueId = (await findRollout(tx, ref))?.issueId;
+  if (!issueId) return;
+  const event = { kind: "TASK_FAILED", taskRun: taskRunName(ref, taskId, runId), error: outcome.error ?? "" };
+  await addIssueEvent(tx, { projectId: ref.projectId, issueId }, event, actor, outcome.detail);
+}

@@ -1,0 +1,133 @@
+// Executing one task run: the taskRun.execute job (contract §12.4–§12.6).
+// The run's lock is taken on a connection of its own and held until the run
+// is settled; a job that does not get it, or finds the run no longer PENDING,
+// does nothing (a run never executes twice). Then the claim (claim-task-run.ts),
+// the release gate of a release-sourced run (§13.2: already applied → DONE,
+// applied with another checksum → FAILED, before touching the target), the
+// script on the target through the instance's ADMIN data source with the
+// project's timeouts, the statement log, and the settlement. A cancel request
+// reaches the target through the process's cancel watch. If the lock
+// connection is lost the worker stops the script (the reconciler may take the
+// run over). A worker shutting down lets its running scripts go on; one still
+// running when the process exits is settled by the reconciler.
+import { withTransaction, type Db } from "../platform/db.ts";
+import type { Logger } from "../platform/logger.ts";
+import type { Metrics } from "../platform/metrics.ts";
+import type { ExecuteOutcome } from "../engine/target.ts";
+import { errorMessage } from "../engine/connect-failure.ts";
+import { withTarget } from "../instance/instance-target.ts";
+import type { RunningTaskRun, RunOutcome } from "../rollout/task-run-lifecycle.ts";
+import { releaseGate, type ReleaseGateDecision } from "../revision/revision-gate.ts";
+import type { SecretBox } from "../secrets/secret-box.ts";
+import { isSuspension } from "./cancel.ts";
+import { findCancelReason } from "./cancel.store.ts";
+import type { CancelWatch } from "./cancel-watch.ts";
+import { claimTaskRun } from "./claim-task-run.ts";
+import { doneDetail, failedDetail, stoppedDetail, type ScriptEnd } from "./run-detail.ts";
+import { runConnection } from "./run-connection.ts";
+import { RunLocks } from "./run-locks.store.ts";
+import { countSettled, settleInTransaction } from "./settle-run.ts";
+import { recordRunSession } from "./task-run-execution.store.ts";
+import { TaskRunLogWriter } from "./task-run-log-writer.ts";
+
+export interface ExecutionDeps {
+  db: Db;
+  /** The metadata store: each run holds its locks on a connection of its own. */
+  url: string;
+  secrets: SecretBox;
+  metrics: Metrics;
+  logger: Logger;
+  cancels: CancelWatch;
+}
+
+const SETTLE_ATTEMPTS = 5;
+const SETTLE_RETRY_MS = 500;
+
+export async function executeTaskRun(deps: ExecutionDeps, runId: number): Promise<void> {
+  const lost = new AbortController();
+  const locks = await RunLocks.open(deps.url, (error) => lost.abort(error));
+  try {
+    if (!(await locks.tryLockRun(runId))) return;
+    const claim = await claimTaskRun(deps.db, locks, runId);
+    if (claim.kind === "waiting") deps.logger.debug({ runId, reason: claim.reason }, "task run waits");
+    if (claim.kind !== "started") return;
+    await runClaimed(deps, locks, claim.run, lost.signal);
+  } finally {
+    await locks.close();
+  }
+}
+
+async function runClaimed(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun, lost: AbortSignal): Promise<void> {
+  const decision: ReleaseGateDecision = run.releaseFile ? await releaseGate(deps.db, { ...run, releaseFile: run.releaseFile }) : { kind: "apply" };
+  if (decision.kind === "skip") return settle(deps, locks, run, { state: "DONE", detail: decision.reason }, false);
+  if (decision.kind === "refuse") return settle(deps, locks, run, { state: "FAILED", detail: `not run: ${decision.message}`, error: decision.message }, false);
+  const outcome = await executeOnTarget(deps, run, lost);
+  await settle(deps, locks, run, outcome, true);
+}
+
+/** Settles (retrying a failing store a few times); the target's lock is released before commit, so the runs dispatched find it free. */
+async function settle(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun, outcome: RunOutcome, applied: boolean): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const settled = await withTransaction(deps.db, async (tx) => {
+        const done = await settleInTransaction(tx, run, outcome, applied);
+        await locks.unlockTarget(run.instanceId, run.databaseName).catch(() => undefined); // a lost connection released it already
+        return done;
+      });
+      if (settled) countSettled(deps.metrics, outcome);
+      else deps.logger.warn({ runId: run.id }, "task run had been settled meanwhile (its lock was lost); this worker's outcome is dropped");
+      return;
+    } catch (error) {
+      if (attempt >= SETTLE_ATTEMPTS) throw error;
+      deps.logger.warn({ error, runId: run.id, attempt }, "could not settle the task run; retrying");
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_RETRY_MS * 2 ** (attempt - 1)));
+    }
+  }
+}
+
+async function executeOnTarget(deps: ExecutionDeps, run: RunningTaskRun, lost: AbortSignal): Promise<RunOutcome> {
+  const stop = new AbortController();
+  const unwatch = await deps.cancels.watch(run.id, (reason) => stop.abort(isSuspension(reason) ? "suspend" : "cancel"));
+  const log = new TaskRunLogWriter(deps.db, run.id);
+  let transactional: boolean | undefined;
+  try {
+    const config = await runConnection(deps.db, deps.secrets, run.instanceId);
+    const result = await withTarget(config, (target) =>
+      target.execute({
+        database: run.databaseName,
+        script: run.statement,
+        firstStatement: run.firstStatement,
+        lockTimeoutMs: run.lockTimeoutMs,
+        statementTimeoutMs: run.statementTimeoutMs,
+        signal: AbortSignal.any([stop.signal, lost]), // a lost lock stops the script like a cancel
+        onSession: async (session, inTransaction) => {
+          transactional = inTransaction;
+          log.eachAtOnce = !inTransaction;
+          await recordRunSession(deps.db, run.id, session, inTransaction);
+        },
+        onStatement: (entry) => log.add(entry),
+      }),
+    );
+    await log.flush();
+    return await outcomeOf(deps, run, result);
+  } catch (error) {
+    await log.flush().catch(() => undefined);
+    const message = errorMessage(error);
+    const applied = transactional === false ? "the log shows the statements applied" : "nothing was applied";
+    return { state: "FAILED", detail: `the run could not complete: ${message}; ${applied}`, error: message };
+  } finally {
+    unwatch();
+  }
+}
+
+async function outcomeOf(deps: ExecutionDeps, run: RunningTaskRun, result: ExecuteOutcome): Promise<RunOutcome> {
+  const end: ScriptEnd = { ...result, firstStatement: run.firstStatement };
+  const facts = { affectedRows: result.affectedRows, nextStatement: result.nextStatement };
+  if (result.state === "done") return { state: "DONE", detail: doneDetail(end), ...facts };
+  if (result.state === "failed") return { state: "FAILED", detail: failedDetail({ ...end, failedStatement: result.failedStatement }), error: result.error, ...facts };
+  // Stopped: by a cancel request (the latest reason stands: a cancel after a suspension wins), or by the lost lock.
+  const reason = await findCancelReason(deps.db, run.id);
+  if (reason === undefined) return { state: "FAILED", detail: stoppedDetail(end), error: "the worker lost its connection to the metadata store", ...facts };
+  if (isSuspension(reason)) return { state: "CANCELED", detail: reason, ...facts, continueFrom: result.nextStatement };
+  return { state: "CANCELED", detail: reason, ...facts };
+}

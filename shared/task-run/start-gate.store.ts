@@ -1,0 +1,76 @@
+// SQL of the start gate (contract §12.2, §12.7): what decides whether a
+// PENDING task run may start, the runs an emergency pause acts on, and the
+// lock that orders a claim against the pause being switched on.
+import { sql, type CommonQueryMethods } from "slonik";
+import { z } from "zod";
+import { EMERGENCY_PAUSE_LOCK } from "../platform/locks.ts";
+
+const gateFacts = z.object({
+  task_id: z.coerce.number(),
+  rollout_state: z.string(),
+  plan_check_errors: z.boolean(),
+  database_busy: z.boolean(),
+});
+
+export interface GateFacts {
+  rolloutState: string;
+  /** The project requires plan checks to pass, and the plan's latest finished check run has an ERROR for the task's spec on its target. */
+  planCheckErrors: boolean;
+  /** Another task's run on the same target database is RUNNING. */
+  databaseBusy: boolean;
+}
+
+/** The facts of each task given, by task id (in one query). */
+export async function findGateFacts(db: CommonQueryMethods, taskIds: readonly number[]): Promise<Map<number, GateFacts>> {
+  if (taskIds.length === 0) return new Map();
+  const rows = await db.any(sql.type(gateFacts)`
+    select t.id as task_id, r.state as rollout_state,
+      p.require_plan_check_success and exists (
+        select 1 from jsonb_array_elements((
+          select c.results from plan_check_run c
+          where c.project_id = r.project_id and c.plan_id = r.plan_id and c.status in ('DONE', 'FAILED')
+          order by c.id desc limit 1)) as result
+        where result->>'status' = 'ERROR' and result->>'specId' = t.spec_id
+          and result->>'target' = 'instances/' || t.instance_id || '/databases/' || t.database_name
+      ) as plan_check_errors,
+      exists (
+        select 1 from task_run other join task o on o.id = other.task_id
+        where other.state = 'RUNNING' and o.id <> t.id and o.instance_id = t.instance_id and o.database_name = t.database_name
+      ) as database_busy
+    from task t
+    join rollout r on r.project_id = t.project_id and r.id = t.rollout_id
+    join project p on p.id = t.project_id
+    where t.id = any(${sql.array(taskIds, "int8")})`);
+  return new Map(
+    rows.map((r) => [r.task_id, { rolloutState: r.rollout_state, planCheckErrors: r.plan_check_errors, databaseBusy: r.database_busy }]),
+  );
+}
+
+const runId = z.object({ id: z.coerce.number() });
+
+/** Every RUNNING task run of the workspace. */
+export async function runningRunIds(db: CommonQueryMethods): Promise<number[]> {
+  return [...(await db.anyFirst(sql.type(runId)`select id from task_run where state = 'RUNNING' order by id`))];
+}
+
+const pendingRun = z.object({ id: z.coerce.number(), run_at: z.coerce.date().nullable() });
+
+/** Every PENDING task run of the workspace with its requested earliest start (batchRun's run time), oldest first. */
+export async function pendingRunStarts(db: CommonQueryMethods): Promise<{ id: number; runAt: Date | undefined }[]> {
+  const rows = await db.any(sql.type(pendingRun)`select id, run_at from task_run where state = 'PENDING' order by id`);
+  return rows.map((r) => ({ id: r.id, runAt: r.run_at ?? undefined }));
+}
+
+/**
+ * Taken (shared) by a transaction that claims a task run, before anything
+ * else, and (exclusive) by the write that switches the emergency pause on:
+ * either the claim commits first and the switch then sees its run RUNNING,
+ * or the claim waits and then reads the pause on.
+ */
+export async function shareEmergencyPauseLock(tx: CommonQueryMethods): Promise<void> {
+  await tx.query(sql.unsafe`select pg_advisory_xact_lock_shared(${EMERGENCY_PAUSE_LOCK})`);
+}
+
+export async function takeEmergencyPauseLock(tx: CommonQueryMethods): Promise<void> {
+  await tx.query(sql.unsafe`select pg_advisory_xact_lock(${EMERGENCY_PAUSE_LOCK})`);
+}

@@ -1,0 +1,70 @@
+// Whether a PENDING task run may start now (contract §12.2, §12.7, §12.8),
+// and otherwise why not: the Task.waiting_reason GetRollout shows, and what
+// the worker does with a run it cannot start yet (wait for retryAt, or for
+// the change that lifts the reason to re-enqueue it). Checked in order:
+// emergency pause, rollout paused, maintenance window, plan check errors,
+// database busy; so the emergency pause wins over the window.
+import type { CommonQueryMethods } from "slonik";
+import type { MaintenanceWindowSetting } from "../gen/svc/v1/setting_operations_pb.js";
+import { storedSettings, type SettingReader } from "../settings/setting-cache.ts";
+import { settingKind } from "../settings/setting-catalog.ts";
+import { effectiveValue } from "../settings/setting-value.ts";
+import { emergencyPauseReason } from "./emergency-pause.ts";
+import { maintenanceSchedule, nextOpening } from "./maintenance-window.ts";
+import { findGateFacts, shareEmergencyPauseLock, type GateFacts } from "./start-gate.store.ts";
+
+export type Gate = { open: true } | { open: false; reason: string; retryAt?: Date };
+
+const OPEN: Gate = { open: true };
+
+/** The gate of one task's PENDING run; `settings` may be a cache (a display may be a moment late). */
+export async function startGate(db: CommonQueryMethods, settings: SettingReader, taskId: number, now = new Date()): Promise<Gate> {
+  return (await startGates(db, settings, [taskId], now)).get(taskId)!;
+}
+
+/**
+ * The gate as the worker reads it in the transaction that claims the run
+ * (marks it RUNNING): settings read from that transaction, and the
+ * emergency-pause lock held until it commits, so that a pause switched on
+ * meanwhile either waits for the claim (and then suspends the run) or is
+ * seen here. Call it first in the transaction, before any row lock.
+ */
+export async function claimGate(tx: CommonQueryMethods, taskId: number, now = new Date()): Promise<Gate> {
+  await shareEmergencyPauseLock(tx);
+  return startGate(tx, storedSettings(tx), taskId, now);
+}
+
+/** Why each given task (with a PENDING run) waits, in one query; tasks that may start have no entry. */
+export async function waitingReasons(db: CommonQueryMethods, settings: SettingReader, taskIds: readonly number[], now = new Date()): Promise<Map<number, string>> {
+  const reasons = new Map<number, string>();
+  for (const [taskId, gate] of await startGates(db, settings, taskIds, now)) if (!gate.open) reasons.set(taskId, gate.reason);
+  return reasons;
+}
+
+/** Gates by task id. */
+async function startGates(db: CommonQueryMethods, settings: SettingReader, taskIds: readonly number[], now: Date): Promise<Map<number, Gate>> {
+  const pause = await emergencyPauseReason(settings);
+  if (pause !== undefined) return new Map(taskIds.map((id) => [id, { open: false, reason: `emergency pause: ${pause}` }]));
+  const schedule = maintenanceSchedule(effectiveValue(settingKind("MAINTENANCE_WINDOW"), await settings.get("MAINTENANCE_WINDOW")) as MaintenanceWindowSetting);
+  const opensAt = schedule && nextOpening(schedule, now);
+  const facts = await findGateFacts(db, taskIds);
+  return new Map(taskIds.map((id) => {
+    const found = facts.get(id);
+    if (!found) throw new Error(`start gate: task ${id} does not exist`);
+    return [id, gateOf(found, opensAt)];
+  }));
+}
+
+function gateOf(facts: GateFacts, windowOpensAt: Date | undefined): Gate {
+  // A CANCELED rollout's runs are being cancelled; until then they wait like a paused one's.
+  if (facts.rolloutState === "PAUSED" || facts.rolloutState === "CANCELED") return { open: false, reason: "rollout paused" };
+  if (windowOpensAt) return { open: false, reason: `maintenance window opens at ${rfc3339(windowOpensAt)}`, retryAt: windowOpensAt };
+  if (facts.planCheckErrors) return { open: false, reason: "plan check errors" };
+  if (facts.databaseBusy) return { open: false, reason: "database busy" };
+  return OPEN;
+}
+
+/** 2024-01-08T22:00:00Z (openings fall on whole minutes). */
+function rfc3339(time: Date): string {
+  return time.toISOString().replace(/\.000Z$/, "Z");
+}
