@@ -2,12 +2,15 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import {
+  PlanCheckRun_ResultSchema,
   PlanCheckRun_Result_Status,
   PlanCheckRun_Result_Type,
   PlanCheckRun_Status,
   PlanCheckRunSchema,
   type PlanCheckRun,
+  type PlanCheckRun_Result,
 } from "../../shared/gen/svc/v1/plan_check_run_service_pb.js";
+import type { CheckResult } from "../../shared/plan-check/check-result.ts";
 import type { CheckRunRow } from "../../shared/plan-check/check-run.store.ts";
 import { checkRunName } from "../../shared/plan-check/check-runs.ts";
 import { planName } from "../../shared/plan/plans.ts";
@@ -19,18 +22,23 @@ export function toPlanCheckRun(run: CheckRunRow): PlanCheckRun {
     status: PlanCheckRun_Status[run.status],
     createTime: timestampFromDate(run.createTime),
     updateTime: timestampFromDate(run.updateTime),
-    results: run.results.map((result) => ({
-      type: PlanCheckRun_Result_Type[result.type],
-      target: result.target,
-      specId: result.specId,
-      status: PlanCheckRun_Result_Status[result.status],
-      title: result.title,
-      content: result.content,
-      code: result.code,
-      line: result.line,
-      column: result.column,
-      summary: result.summary && { sqlTypes: result.summary.sqlTypes, affectedRows: BigInt(result.summary.affectedRows) },
-    })),
+    results: run.results.map(toCheckResult),
     error: run.error,
+  });
+}
+
+/** One check result, as plan check runs and release checks report it. */
+export function toCheckResult(result: CheckResult): PlanCheckRun_Result {
+  return create(PlanCheckRun_ResultSchema, {
+    type: PlanCheckRun_Result_Type[result.type],
+    target: result.target,
+    specId: result.specId,
+    status: PlanCheckRun_Result_Status[result.status],
+    title: result.title,
+    content: result.content,
+    code: result.code,
+    line: result.line,
+    column: result.column,
+    summary: result.summary && { sqlTypes: result.summary.sqlTypes, affectedRows: BigInt(result.summary.affectedRows) },
   });
 }
