@@ -111,6 +111,24 @@ describe("plan checks", () => {
     assert.equal(resultsOf(prodRun, "STATEMENT_ADVISE").find((r) => r.code === "statement.where-required-update-delete")?.status, "ERROR");
   });
 
+  it("dry-runs each spec on top of the plan's earlier specs on the same target", async () => {
+    const target = await createPgTarget();
+    cleanups.push(target.drop);
+    await createInstanceOk(rest, token, "pg-layers", { engine: "POSTGRES", environment: "environments/test", dataSources: [pgAdminSource()] });
+    const database = await adopt("pg-layers", target.name);
+    const spec = (statement: string) => ({ changeDatabaseConfig: { targets: [database], statement } });
+    const layered = await call("POST", "/v1/projects/checks/plans", {
+      title: "two layers",
+      specs: [spec("create table layer (id int primary key)"), spec("alter table layer add column note text;\ninsert into layer values (1, 'a');")],
+    });
+    const run = await finishedRun(layered.name);
+    assert.deepEqual(resultsOf(run, "DRY_RUN").filter((r) => r.status === "ERROR"), [], "the second spec sees the table the first creates");
+    await assert.rejects(target.query("select 1 from layer"), /does not exist/, "nothing of either spec stays");
+
+    const alone = await finishedRun(await planOn(database, "alter table layer add column note text;"));
+    assert.match(resultsOf(alone, "DRY_RUN").find((r) => r.status === "ERROR")?.content ?? "", /layer/, "alone, the second spec fails");
+  });
+
   it("fails the run with an ERROR result naming an unreachable target, and reviews it all the same", async () => {
     const target = await createPgTarget(["create table t (id integer primary key)"]);
     cleanups.push(target.drop);
@@ -150,6 +168,15 @@ describe("plan checks", () => {
     assert.equal(dryRun.line, 2);
     const [rows] = (await connection.query(`select count(*) as n from ${schema}.item`)) as [Json[], unknown];
     assert.equal(Number(rows[0]!.n), 3, "the dry run deleted nothing");
+
+    const layered = await call("POST", "/v1/projects/checks/plans", {
+      title: "two layers",
+      specs: ["create table layer (id int primary key)", "alter table layer add column note text"].map((statement) => ({ changeDatabaseConfig: { targets: [database], statement } })),
+    });
+    const layeredRun = await finishedRun(layered.name);
+    assert.deepEqual(resultsOf(layeredRun, "DRY_RUN").filter((r) => r.status === "ERROR"), [], "the second spec's check sees the table the first creates");
+    const [tables] = (await connection.query(`select count(*) as n from information_schema.tables where table_schema = '${schema}' and table_name = 'layer'`)) as [Json[], unknown];
+    assert.equal(Number(tables[0]!.n), 0, "the dry run created nothing");
   });
 });
 

@@ -31,7 +31,8 @@ export interface TargetOutcome {
 
 const DRY_RUN_TIMEOUT_MS = 60_000;
 
-export async function checkTarget(target: CheckTarget, spec: PlanSpec, rules: readonly ReviewRule[]): Promise<TargetOutcome> {
+/** `preamble`: what earlier changes of the plan apply to this target first (the dry run builds on it). */
+export async function checkTarget(target: CheckTarget, spec: PlanSpec, rules: readonly ReviewRule[], preamble = ""): Promise<TargetOutcome> {
   const base = { target: target.name, specId: spec.id };
   const statement = spec.statement;
   let connection: Target | undefined;
@@ -41,7 +42,7 @@ export async function checkTarget(target: CheckTarget, spec: PlanSpec, rules: re
     const advice = await reviewScript({ engine: target.engine, script: statement, rules, metadata: target.metadata, rowEstimates });
     const results: CheckResult[] = advice.map((a) => ({ ...base, type: "STATEMENT_ADVISE", ...a }));
     results.push({ ...base, ...(await summary(target, statement, rowEstimates)) });
-    results.push(...dryRunResults(await connection.dryRun(target.database, statement, { timeoutMs: DRY_RUN_TIMEOUT_MS }), base));
+    results.push(...dryRunResults(await connection.dryRun(target.database, statement, { timeoutMs: DRY_RUN_TIMEOUT_MS, preamble }), base));
     return { results };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
@@ -90,4 +91,9 @@ function dryRunResults(problems: Awaited<ReturnType<Target["dryRun"]>>, base: { 
       ? { ...base, type: "DRY_RUN", status: "ERROR", title: "Dry run failed", content: p.message, code: "dry-run-failed", line: p.line, column: p.column }
       : { ...base, type: "DRY_RUN", status: "WARNING", title: "Not dry-runnable", content: p.message, code: "not-dry-runnable", line: p.line, column: p.column },
   );
+}
+
+/** Scripts applied one after another on one database, as one preamble. */
+export function preambleOf(scripts: readonly string[]): string {
+  return scripts.map((script) => `${script}\n;\n`).join("");
 }

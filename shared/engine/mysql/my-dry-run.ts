@@ -6,6 +6,8 @@
 // can do (my-execution-safety.ts) and the script's DDL did not change what it
 // uses. Other statements are PREPAREd only. The first error ends the run;
 // statements that cannot be checked this way are reported as not dry-runnable.
+// A preamble (earlier changes of the plan on this database) only shapes the
+// schema model: its DDL is applied to it, nothing of it runs.
 import type { Connection } from "mysql2/promise";
 import { splitStatements, type SqlStatement } from "../../sql/split.ts";
 import { positionInStatement } from "../script-position.ts";
@@ -19,8 +21,11 @@ import { tokenize, type Token } from "./my-tokens.ts";
 
 type Finding = { kind: DryRunProblem["kind"]; message: string; offset: number | undefined };
 
-export async function mysqlDryRun(connection: Connection, database: string, script: string, timeoutMs: number): Promise<DryRunProblem[]> {
+export async function mysqlDryRun(connection: Connection, database: string, script: string, timeoutMs: number, preamble = ""): Promise<DryRunProblem[]> {
   const model = await SchemaModel.load(connection, database);
+  for (const statement of splitStatements("MYSQL", preamble)) {
+    if (myStatementKind(statement.text) === "ddl") model.apply(tokenize(statement.text));
+  }
   const safety = await ExecutionSafety.load(connection, database);
   await applyTimeouts(connection, timeoutMs, await isMariaDb(connection));
   const check = new StatementChecks(connection, model, safety, timeoutMs);
