@@ -11,6 +11,7 @@ import { checkSecretKey } from "./secrets/key-check.ts";
 import { createSecretBox, type SecretBox } from "./secrets/secret-box.ts";
 import { loadSecretKey } from "./secrets/secret-key.ts";
 import { createSettingCache, type SettingCache } from "./settings/setting-cache.ts";
+import { createChangeFeed, type ChangeFeed } from "./watch/change-feed.ts";
 
 export interface Resources {
   store: Store;
@@ -18,6 +19,8 @@ export interface Resources {
   /** For short queries made while a call holds a transaction of `db` (see DbOptions.side). */
   sideDb: Db;
   settings: SettingCache;
+  /** Change notices of rollouts and issues: one LISTEN connection for every watch stream. */
+  changes: ChangeFeed;
   metrics: Metrics;
   /** Seals and opens credentials stored at rest (contract §9.4). */
   secrets: SecretBox;
@@ -37,6 +40,8 @@ export async function openResources(context: ProcessContext): Promise<Resources>
   onStop(() => sideDb.end());
   const settings = createSettingCache(store.url, sideDb, logger);
   onStop(() => settings.close());
+  const changes = createChangeFeed(store.url, logger);
+  onStop(() => changes.close());
   const metrics = createMetrics({ threadPoolSize: config.threadPoolSize, countJobs: () => countJobs(db) });
-  return { store, db, sideDb, settings, metrics, secrets };
+  return { store, db, sideDb, settings, changes, metrics, secrets };
 }

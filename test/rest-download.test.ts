@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import type { DescMethodServerStreaming } from "@bufbuild/protobuf";
+import { ScalarType, type DescMethodServerStreaming } from "@bufbuild/protobuf";
 import { restBindings } from "../api/transport/rest/bindings.ts";
-import { ThingSchema, TranscodingService } from "./gen/svctest/v1/transcoding_service_pb.js";
+import { DownloadThingsResponseSchema, ThingSchema, TranscodingService } from "./gen/svctest/v1/transcoding_service_pb.js";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 
 describe("REST downloads", () => {
@@ -67,10 +67,14 @@ describe("REST downloads", () => {
     }
   });
 
-  it("refuses at start-up a download whose response message breaks the convention", () => {
-    const broken = { ...TranscodingService.method.downloadThings, output: ThingSchema } as DescMethodServerStreaming;
+  it("refuses at start-up a download whose response message breaks the convention; a stream without content is NDJSON", () => {
+    const response = DownloadThingsResponseSchema;
+    const textContent = { ...response, fields: response.fields.map((f) => (f.name === "content" ? { ...f, scalar: ScalarType.STRING } : f)) };
+    const broken = { ...TranscodingService.method.downloadThings, output: textContent } as DescMethodServerStreaming;
     const service = { ...TranscodingService, methods: [broken] } as typeof TranscodingService;
-    assert.throws(() => restBindings([service]), /DownloadThings is a REST download: its response svctest\.v1\.Thing needs "bytes content"/);
+    assert.throws(() => restBindings([service]), /DownloadThings is a REST download: its response svctest\.v1\.DownloadThingsResponse needs "bytes content"/);
     assert.equal(restBindings([TranscodingService]).find((b) => b.method.name === "DownloadThings")?.kind, "download");
+    const things = { ...TranscodingService.method.downloadThings, output: ThingSchema } as DescMethodServerStreaming;
+    assert.equal(restBindings([{ ...TranscodingService, methods: [things] } as typeof TranscodingService])[0]?.kind, "ndjson");
   });
 });

@@ -5,6 +5,7 @@ import type { FastifySchema } from "fastify";
 import { methodOptions } from "../transport/method-options.ts";
 import type { RestBinding } from "../transport/rest/bindings.ts";
 import { FORM_CONTENT_TYPE } from "../transport/rest/form-body.ts";
+import { NDJSON_CONTENT_TYPE } from "../transport/rest/ndjson-stream.ts";
 import type { PathVariable } from "../transport/rest/path-template.ts";
 import { ERROR_SCHEMA_NAME } from "./error-schema.ts";
 import { querystringSchema } from "./query-params.ts";
@@ -35,7 +36,7 @@ function operationSchema(binding: RestBinding, operationId: string): FastifySche
     operationId,
     tags: [binding.service.name],
     response: {
-      200: binding.kind === "download" ? DOWNLOAD_RESPONSE : { ...successSchema(binding), description: "OK" },
+      200: successResponse(binding),
       default: { ...componentRef(ERROR_SCHEMA_NAME), description: "The error, in the Connect JSON shape." },
     },
   };
@@ -82,6 +83,29 @@ function requestBodySchema(binding: RestBinding): JsonSchema | undefined {
   if (binding.bodyField === "") return undefined;
   if (binding.bodyField === "*") return messageReference(binding.method.input);
   return namedFieldSchema(binding.method.input, binding.bodyField);
+}
+
+function successResponse(binding: RestBinding): JsonSchema {
+  switch (binding.kind) {
+    case "unary":
+      return { ...successSchema(binding), description: "OK" };
+    case "download":
+      return DOWNLOAD_RESPONSE;
+    case "ndjson":
+      return ndjsonResponse(binding);
+  }
+}
+
+/** A stream of JSON lines (api/transport/rest/ndjson-stream.ts); the schema is one line's. */
+function ndjsonResponse(binding: RestBinding): JsonSchema {
+  const line = {
+    type: "object",
+    properties: { result: successSchema(binding), error: componentRef(ERROR_SCHEMA_NAME) },
+  };
+  return {
+    description: "Newline-delimited JSON, one line per message: {\"result\": …}; an empty line is a heartbeat, and a line {\"error\": …} ends a failed stream.",
+    content: { [NDJSON_CONTENT_TYPE]: { schema: line } },
+  };
 }
 
 function successSchema(binding: RestBinding): JsonSchema {

@@ -10,6 +10,7 @@ import { createMetrics } from "../../shared/platform/metrics.ts";
 import { createSecretBox } from "../../shared/secrets/secret-box.ts";
 import { parseSecretKey } from "../../shared/secrets/secret-key.ts";
 import { createSettingCache } from "../../shared/settings/setting-cache.ts";
+import { createChangeFeed, type ChangeFeed } from "../../shared/watch/change-feed.ts";
 import { bootstrapWorkspace, type BootstrapOptions } from "../../shared/user/bootstrap.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 import { quietLogger } from "./logger.ts";
@@ -20,6 +21,8 @@ export interface TestApp {
   port: number;
   db: Db;
   database: TestDatabase;
+  /** The change notices the watch streams follow. */
+  changes: ChangeFeed;
   /** The services the server answers, test-only ones included. */
   services: DescService[];
   close(): Promise<void>;
@@ -41,9 +44,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   if (options.bootstrap) await bootstrapWorkspace(db, options.bootstrap, logger);
   const sideDb = await createDb(database.url, logger, { maxPoolSize: 3, side: true });
   const settings = createSettingCache(database.url, sideDb, logger);
+  const changes = createChangeFeed(database.url, logger);
   const metrics = createMetrics({ threadPoolSize: 4, countJobs: () => countJobs(db) });
   const secrets = createSecretBox(parseSecretKey(process.env.SVC_SECRET_KEY ?? "", "SVC_SECRET_KEY"));
-  const deps: AppDeps = { config, db, sideDb, logger, metrics, settings, secrets, isLeader: () => false, ...options.deps };
+  const deps: AppDeps = { config, db, sideDb, logger, metrics, settings, changes, secrets, isLeader: () => false, ...options.deps };
   const services: ServiceRegistration[] = [...svcServices(deps), transcodingService];
   const app = await buildApp(deps, services);
   await app.fastify.listen({ port: 0, host: "127.0.0.1" });
@@ -54,11 +58,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     port,
     db,
     database,
+    changes,
     services: services.map((r) => r.service),
     async close() {
       app.beginShutdown();
       await app.fastify.close();
       await settings.close();
+      await changes.close();
       await sideDb.end();
       await db.end();
       if (!options.database) await database.drop();

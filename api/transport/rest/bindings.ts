@@ -1,6 +1,17 @@
 // The REST bindings of every served method, from its google.api.http option:
-// unary methods, and server-streaming downloads.
-import { getOption, hasOption, type DescMethod, type DescMethodServerStreaming, type DescMethodUnary, type DescService } from "@bufbuild/protobuf";
+// unary methods, server-streaming downloads, and other server streams as
+// newline-delimited JSON.
+import {
+  getOption,
+  hasOption,
+  toJson,
+  type DescMethod,
+  type DescMethodServerStreaming,
+  type DescMethodUnary,
+  type DescService,
+  type JsonValue,
+  type Message,
+} from "@bufbuild/protobuf";
 import { http } from "../../../shared/gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../../../shared/gen/google/api/http_pb.js";
 import { compileTemplate, type CompiledTemplate } from "./path-template.ts";
@@ -21,12 +32,15 @@ interface RestBindingBase {
 }
 
 /**
- * A unary method answers JSON; a server-streaming method is a download whose
- * response body is the file its messages carry (download.ts).
+ * A unary method answers JSON. A server-streaming method whose response has
+ * a `content` field is a download whose response body is the file its
+ * messages carry (download.ts); any other server stream answers one JSON
+ * line per message (ndjson-stream.ts).
  */
 export type RestBinding =
   | (RestBindingBase & { kind: "unary"; method: DescMethodUnary })
-  | (RestBindingBase & { kind: "download"; method: DescMethodServerStreaming });
+  | (RestBindingBase & { kind: "download"; method: DescMethodServerStreaming })
+  | (RestBindingBase & { kind: "ndjson"; method: DescMethodServerStreaming });
 
 export function restBindings(services: readonly DescService[]): RestBinding[] {
   const bindings: RestBinding[] = [];
@@ -46,6 +60,7 @@ function binding(service: DescService, method: DescMethod, rule: HttpRule): Rest
   const base = { service, verb, template, compiled: compileTemplate(template), bodyField: rule.body, responseBody: rule.responseBody };
   if (isUnary(method)) return { ...base, kind: "unary", method };
   if (isServerStreaming(method)) {
+    if (!method.output.fields.some((f) => f.name === "content")) return { ...base, kind: "ndjson", method };
     checkDownload(method);
     return { ...base, kind: "download", method };
   }
@@ -68,4 +83,12 @@ function verbAndTemplate(rule: HttpRule, rpc: string): { verb: HttpVerb; templat
     default:
       throw new Error(`${rpc}: unsupported google.api.http pattern ${String(pattern.case)}`);
   }
+}
+
+/** The JSON a REST reply carries for a response message: the message, or its response_body field. */
+export function responseJson(binding: RestBinding, message: Message): JsonValue {
+  const json = toJson(binding.method.output, message as never) as Record<string, JsonValue>;
+  if (!binding.responseBody) return json;
+  const field = binding.method.output.fields.find((f) => f.name === binding.responseBody);
+  return json[field?.jsonName ?? binding.responseBody] ?? null;
 }

@@ -1,21 +1,24 @@
 // REST+JSON transcoded from the google.api.http annotations, registered at
 // start-up in their own encapsulated context (strict JSON parsing only).
 // Unary methods answer JSON; server-streaming methods are downloads whose
-// body is the file itself (download.ts). Both run the one interceptor chain.
+// body is the file itself (download.ts) or, when their messages are not
+// files, newline-delimited JSON (ndjson-stream.ts). All run the one
+// interceptor chain. A stream's call signal also aborts at shutdown, so that
+// streams that never end by themselves (watches) let the server close.
 // A unary reply whose handler set a `location` header is a browser redirect:
 // 303 See Other to it, with no body (the message is for RPC clients). Methods
 // declaring accept_form_body also take form-encoded bodies (form-body.ts).
-import { toJson, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { toConnectError } from "../connect-error.ts";
 import { abortWhenClientLeaves, requestContextValues, requestHeaders } from "../context.ts";
 import { sendError, sendFastifyError } from "../error-reply.ts";
 import type { ServerStreamInvoker } from "../invoke-server-stream.ts";
 import type { UnaryCall, UnaryInvoker } from "../invoke-unary.ts";
-import type { RestBinding } from "./bindings.ts";
+import { responseJson, type RestBinding } from "./bindings.ts";
 import { sendDownload, startDownload } from "./download.ts";
 import { FormBody, formBodyRefusal, registerFormBodyParser } from "./form-body.ts";
 import { variableValues } from "./path-template.ts";
+import { sendNdjson, startNdjson } from "./ndjson-stream.ts";
 import { buildRequestMessage } from "./request-message.ts";
 
 export interface RestRouteConfig {
@@ -25,6 +28,8 @@ export interface RestRouteConfig {
 export interface RestInvokers {
   unary: UnaryInvoker;
   serverStream: ServerStreamInvoker;
+  /** Aborted when the server begins to shut down. */
+  shutdownSignal: AbortSignal;
 }
 
 type CallFacts = Omit<UnaryCall, "method">;
@@ -39,7 +44,7 @@ export async function registerRestRoutes(app: FastifyInstance, bindings: readonl
       method: binding.verb,
       url: binding.compiled.url,
       config: { binding } satisfies RestRouteConfig,
-      handler: (req, reply) => (binding.kind === "unary" ? handle(binding, invoke.unary, req, reply) : download(binding, invoke.serverStream, req, reply)),
+      handler: (req, reply) => (binding.kind === "unary" ? handle(binding, invoke.unary, req, reply) : stream(binding, invoke, req, reply)),
     });
   }
 }
@@ -60,19 +65,36 @@ async function handle(binding: RestBinding & { kind: "unary" }, invoke: UnaryInv
   }
 }
 
-async function download(binding: RestBinding & { kind: "download" }, invoke: ServerStreamInvoker, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+/** A server stream: a download (the file itself) or NDJSON lines; both wait for the first message. */
+async function stream(
+  binding: RestBinding & { kind: "download" | "ndjson" },
+  invoke: RestInvokers,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const refusal = formBodyRefusal(binding.method, req.body);
   if (refusal) return sendError(reply, refusal, 415);
-  const { controller, release } = abortWhenClientLeaves(reply);
+  const { signal, release } = streamSignal(reply, invoke.shutdownSignal);
   try {
-    const res = await invoke({ ...callFacts(binding, req, controller.signal), method: binding.method });
-    const file = await startDownload(res);
-    file.body.once("close", release);
-    return sendDownload(reply, file);
+    const res = await invoke.serverStream({ ...callFacts(binding, req, signal), method: binding.method });
+    if (binding.kind === "download") {
+      const file = await startDownload(res);
+      file.body.once("close", release);
+      return sendDownload(reply, file);
+    }
+    const lines = await startNdjson(binding, res, req.id);
+    lines.body.once("close", release);
+    return sendNdjson(reply, lines);
   } catch (thrown) {
     release();
     return sendError(reply, toConnectError(thrown, req.id).error);
   }
+}
+
+/** A streamed call's signal: the client went away, or the server is shutting down. */
+function streamSignal(reply: FastifyReply, shutdownSignal: AbortSignal): { signal: AbortSignal; release: () => void } {
+  const { controller, release } = abortWhenClientLeaves(reply);
+  return { signal: AbortSignal.any([controller.signal, shutdownSignal]), release };
 }
 
 /** The in-process call of a REST request: its message, headers and context. */
@@ -95,11 +117,4 @@ function callFacts(binding: RestBinding, req: FastifyRequest, signal: AbortSigna
     signal,
     protocolName: "rest",
   };
-}
-
-function responseJson(binding: RestBinding, message: Message): JsonValue {
-  const json = toJson(binding.method.output, message as never) as Record<string, JsonValue>;
-  if (!binding.responseBody) return json;
-  const field = binding.method.output.fields.find((f) => f.name === binding.responseBody);
-  return json[field?.jsonName ?? binding.responseBody] ?? null;
 }

@@ -1,0 +1,93 @@
+// The change notices of change-notice.store.ts, in one API process: one
+// dedicated LISTEN connection on their channel (not one per watcher) fans
+// each notice out to the subscribers of the resource it names. When the
+// connection is lost it is opened again after a second; once it listens
+// again every subscriber is called, since a notice may have been missed
+// while it was down (contract §12.3, WatchRollout and WatchIssue).
+import pg from "pg";
+import type { Logger } from "../platform/logger.ts";
+import { CHANGE_CHANNEL } from "./change-notice.store.ts";
+
+export interface ChangeFeed {
+  /**
+   * Calls `onChange` after every notice naming `name` and after every
+   * reconnect of the feed; returns the function that ends the subscription.
+   */
+  subscribe(name: string, onChange: () => void): () => void;
+  /** Subscriptions not yet ended (watch streams in progress). */
+  subscriberCount(): number;
+  close(): Promise<void>;
+}
+
+const RECONNECT_MS = 1_000;
+
+export function createChangeFeed(url: string, logger: Logger): ChangeFeed {
+  const subscribers = new Map<string, Set<() => void>>();
+  let listener: pg.Client | undefined;
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const notify = (name: string) => {
+    for (const onChange of subscribers.get(name) ?? []) onChange();
+  };
+  const notifyAll = () => {
+    for (const name of subscribers.keys()) notify(name);
+  };
+
+  const listen = async () => {
+    const client = new pg.Client({ connectionString: url, application_name: "svc changes" });
+    const reconnect = (error: Error) => {
+      if (listener !== client) return;
+      listener = undefined;
+      if (!closed) logger.warn({ error }, "change notice channel lost; watchers wait for it to be back");
+      void client.end().catch(() => undefined);
+      if (!closed) timer = setTimeout(() => void listen(), RECONNECT_MS);
+    };
+    client.on("error", reconnect);
+    client.on("end", () => reconnect(new Error("the connection ended")));
+    client.on("notification", (message) => {
+      if (message.payload) notify(message.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${CHANGE_CHANNEL}`);
+      if (closed) return void (await client.end());
+      listener = client;
+      notifyAll(); // anything may have changed while nobody listened
+    } catch (error) {
+      client.removeAllListeners("error");
+      client.removeAllListeners("end");
+      client.on("error", () => undefined);
+      await client.end().catch(() => undefined);
+      if (!closed) timer = setTimeout(() => void listen(), RECONNECT_MS);
+      logger.debug({ error }, "change notice channel not available yet");
+    }
+  };
+  void listen();
+
+  return {
+    subscribe(name, onChange) {
+      const forName = subscribers.get(name) ?? new Set();
+      subscribers.set(name, forName);
+      // A wrapper of its own, so that the same function subscribed twice is two subscriptions.
+      const subscription = () => onChange();
+      forName.add(subscription);
+      return () => {
+        forName.delete(subscription);
+        if (forName.size === 0 && subscribers.get(name) === forName) subscribers.delete(name);
+      };
+    },
+    subscriberCount() {
+      let count = 0;
+      for (const forName of subscribers.values()) count += forName.size;
+      return count;
+    },
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      const client = listener;
+      listener = undefined;
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
