@@ -11,6 +11,7 @@ import type { Metrics } from "../shared/platform/metrics.ts";
 import type { SecretBox } from "../shared/secrets/secret-box.ts";
 import { withExternalUrlFlag } from "../shared/settings/external-url-flag.ts";
 import type { SettingReader } from "../shared/settings/setting-cache.ts";
+import type { ChangeFeed } from "../shared/watch/change-feed.ts";
 import { registerClientIp } from "./client-ip.ts";
 import { registerOpenApi } from "./openapi/openapi.ts";
 import { registerDebugRoutes } from "./ops/debug.ts";
@@ -26,9 +27,13 @@ import { groupService } from "./services/group-service.ts";
 import { identityProviderService } from "./services/identity-provider-service.ts";
 import { instanceService } from "./services/instance-service.ts";
 import { planCheckRunService } from "./services/plan-check-run-service.ts";
+import { issueService } from "./services/issue-service.ts";
 import { planService } from "./services/plan-service.ts";
 import { projectService } from "./services/project-service.ts";
+import { releaseService } from "./services/release-service.ts";
+import { revisionService } from "./services/revision-service.ts";
 import { roleService } from "./services/role-service.ts";
+import { rolloutService } from "./services/rollout-service.ts";
 import { userService } from "./services/user-service.ts";
 import { settingService } from "./services/setting-service.ts";
 import { workspaceService } from "./services/workspace-service.ts";
@@ -55,6 +60,8 @@ export interface AppDeps {
   logger: Logger;
   metrics: Metrics;
   settings: SettingReader;
+  /** Change notices of rollouts and issues, for the watch streams. */
+  changes: ChangeFeed;
   /** Seals and opens credentials stored at rest (contract §9.4). */
   secrets: SecretBox;
   /** Resolves access tokens (default: the sessions in the store). */
@@ -111,7 +118,7 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
   const bindings = restBindings(registrations.map((r) => r.service));
   await registerOpenApi(fastify, bindings);
   const invokeStream = createServerStreamInvoker(registrations, interceptors);
-  await fastify.register(async (rest) => registerRestRoutes(rest, bindings, { unary: invoke, serverStream: invokeStream }));
+  await fastify.register(async (rest) => registerRestRoutes(rest, bindings, { unary: invoke, serverStream: invokeStream, shutdownSignal: shutdown.signal }));
   await fastify.register(async (connect) =>
     registerConnect(connect, {
       registrations,
@@ -142,6 +149,10 @@ export function svcServices(deps: AppDeps): ServiceRegistration[] {
     databaseService({ db: deps.db, secrets: deps.secrets }),
     planService({ db: deps.db }),
     planCheckRunService({ db: deps.db }),
+    issueService({ db: deps.db, metrics: deps.metrics }),
+    releaseService({ db: deps.db, settings, secrets: deps.secrets }),
+    revisionService({ db: deps.db }),
+    rolloutService({ db: deps.db, settings, changes: deps.changes }),
     settingService({ db: deps.db, settings, secrets: deps.secrets, externalUrl: deps.config.externalUrl }),
     auditLogService({ db: deps.db }),
     roleService({ db: deps.db }),

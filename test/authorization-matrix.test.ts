@@ -44,6 +44,16 @@ const CUSTOM_RULES: Record<string, { permission: Permission; request: Record<str
     request: { plan: { name: `${PROJECT}/plans/1` }, updateMask: { paths: ["title"] } },
     resource: PROJECT,
   },
+  "svc.v1.IssueService.ListIssues": { permission: "bb.issues.list", request: { parent: PROJECT }, resource: PROJECT },
+  "svc.v1.IssueService.UpdateIssue": {
+    permission: "bb.issues.update",
+    request: { issue: { name: `${PROJECT}/issues/1` }, updateMask: { paths: ["title"] } },
+    resource: PROJECT,
+  },
+  // Approving and rejecting need the issue in sight; the step's roles decide the rest (test/approval.test.ts).
+  "svc.v1.IssueService.ApproveIssue": { permission: "bb.issues.get", request: { name: `${PROJECT}/issues/1` }, resource: PROJECT },
+  "svc.v1.IssueService.RejectIssue": { permission: "bb.issues.get", request: { name: `${PROJECT}/issues/1` }, resource: PROJECT },
+  "svc.v1.IssueService.RequestIssueReview": { permission: "bb.issues.update", request: { name: `${PROJECT}/issues/1` }, resource: PROJECT },
 };
 
 interface Principal {
