@@ -9,13 +9,14 @@ import { actuatorFigure } from "./figures/actuator.ts";
 import { auditLogFigure } from "./figures/audit-log.ts";
 import { loginFigure } from "./figures/login.ts";
 import { reviewFigure } from "./figures/review.ts";
+import { rolloutFigure } from "./figures/rollout.ts";
 import { pinSelfToGeneratorCores } from "./harness/cpu.ts";
 import { openBenchDatabase } from "./harness/database.ts";
 import { parseCommandLine, USAGE, type CommandLine } from "./harness/options.ts";
 import { toJson, toTable } from "./harness/report.ts";
 import { note, type BenchContext, type Figure, type Row } from "./harness/types.ts";
 
-const FIGURES: readonly Figure[] = [actuatorFigure, loginFigure, auditLogFigure, reviewFigure];
+const FIGURES: readonly Figure[] = [actuatorFigure, loginFigure, auditLogFigure, reviewFigure, rolloutFigure];
 
 const commandLine = commandLineOrExit();
 if (commandLine.list) {

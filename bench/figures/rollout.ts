@@ -1,0 +1,319 @@
+// The change pipeline's dispatch and throughput (issue 6), with the real API
+// server and the real worker in child processes:
+//   - rollout.approve_to_running: from sending ApproveIssue to the task run's
+//     start_time (PENDING → RUNNING in the worker), for an issue whose only
+//     target is in an AUTOMATIC environment (targets: p50 ≤ 25 ms, p99 ≤
+//     100 ms). Baseline: a bare graphile-worker job, from the commit of its
+//     add_job to its handler starting, in this process.
+//   - rollout.ddl_500: a trivial DDL rolled out to 500 databases, from the
+//     rollout's creation to the end of its last task run, against a bare
+//     script running the same DDL on the same 500 databases with as many
+//     connections as the worker runs jobs (target: ≤ 1.5× the bare time).
+// The ratios are baseline/value: the share of the bare speed.
+import { setTimeout as sleep } from "node:timers/promises";
+import { Logger, run } from "graphile-worker";
+import pg from "pg";
+import { startChildProcess, startChildServer, type ChildServer } from "../harness/child-server.ts";
+import { Latencies, percentile } from "../harness/load-result.ts";
+import { note, ratioOf, type BenchContext, type Figure, type Row } from "../harness/types.ts";
+import { makeUser } from "../../test/helpers/users.ts";
+import { createDb } from "../../shared/platform/db.ts";
+import { stderrLogger } from "../harness/database.ts";
+import { findPolicies, replacePolicy } from "../../shared/iam/iam-policy.store.ts";
+import { userMember } from "../../shared/iam/members.ts";
+
+const LOGIN = { loginId: "bench-rollout", password: "Bench-Rollout-Pass-9" };
+const APPROVALS = 40;
+const DATABASES = 500;
+/** The worker's job concurrency (worker/worker.ts DEFAULT_CONCURRENCY): the bare script uses as many connections. */
+const WORKER_CONCURRENCY = 5;
+const TARGET_P50_MS = 25;
+const TARGET_P99_MS = 100;
+const TARGET_RATIO = 1 / 1.5;
+
+type Json = Record<string, any>;
+
+export const rolloutFigure: Figure = {
+  name: "rollout",
+  description: "approve → first task run RUNNING latency, and a DDL rolled out to 500 databases vs a bare script",
+  async run(context: BenchContext): Promise<Row[]> {
+    const env = { BENCH_PG_URL: context.databaseUrl };
+    await createBenchAdmin(context.databaseUrl);
+    let server: ChildServer | undefined;
+    let worker: Omit<ChildServer, "port"> | undefined;
+    const databases: string[] = [];
+    try {
+      server = await startChildServer("server-process.ts", env, context.cpuProfDir);
+      worker = await startChildProcess("worker-process.ts", env, context.cpuProfDir);
+      const api = await apiClient(server.port);
+      await prepareProject(api, context.databaseUrl);
+      const latency = await approveToRunning(api, context.databaseUrl);
+      const bare = await bareDispatch(context.databaseUrl);
+      databases.push(...(await createTargets(context.databaseUrl)));
+      const rolled = await rolloutTo(api, context.databaseUrl, databases);
+      const script = await bareScript(context.databaseUrl, databases);
+      return [latencyRow(latency, bare), throughputRow(rolled, script)];
+    } finally {
+      await worker?.stop();
+      await server?.stop();
+      await dropTargets(context.databaseUrl, databases);
+    }
+  },
+};
+
+/** The bench's user, a workspace admin (it creates the project, the instance and the approval rule). */
+async function createBenchAdmin(databaseUrl: string): Promise<void> {
+  const db = await createDb(databaseUrl, stderrLogger());
+  try {
+    await makeUser(db, LOGIN.loginId, LOGIN.password);
+    const [workspace] = await findPolicies(db, ["workspaces/-"]);
+    const binding = { role: "roles/workspaceAdmin", members: [userMember(LOGIN.loginId)] };
+    await replacePolicy(db, "workspaces/-", [...(workspace?.bindings ?? []), binding], "bench");
+  } finally {
+    await db.end();
+  }
+}
+
+interface Api {
+  call(method: string, path: string, body?: unknown): Promise<Json>;
+}
+
+async function apiClient(port: number): Promise<Api> {
+  const base = `http://127.0.0.1:${port}`;
+  const send = async (method: string, path: string, body: unknown, token: string) => {
+    const reply = await fetch(`${base}${path}`, {
+      method,
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await reply.json()) as Json;
+    if (!reply.ok) throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const { accessToken } = await send("POST", "/v1/auth/login", LOGIN, "");
+  return { call: (method, path, body) => send(method, path, body, accessToken as string) };
+}
+
+/**
+ * Project `bench` with self-approval allowed and one rule asking a project
+ * owner to approve changes in `test` (an AUTOMATIC environment), and an
+ * instance on the bench's PostgreSQL server.
+ */
+async function prepareProject(api: Api, databaseUrl: string): Promise<void> {
+  await api.call("POST", "/v1/projects?projectId=bench", { title: "Bench", allowSelfApproval: true });
+  const policy = await api.call("GET", "/v1/projects/bench:getIamPolicy");
+  await api.call("POST", "/v1/projects/bench:setIamPolicy", {
+    policy: { etag: policy.etag, bindings: [...policy.bindings, { role: "roles/projectOwner", members: [userMember(LOGIN.loginId)] }] },
+  });
+  const rule = { source: "CHANGE_DATABASE", condition: { expression: 'resource.environment_id == "test"' }, template: { title: "test", steps: [{ roles: ["roles/projectOwner"] }] } };
+  await api.call("PATCH", "/v1/settings/WORKSPACE_APPROVAL?updateMask=workspaceApproval.rules", { value: { workspaceApproval: { rules: [rule] } } });
+  const url = new URL(databaseUrl);
+  await api.call("POST", "/v1/instances?instanceId=bench", {
+    engine: "POSTGRES",
+    environment: "environments/test",
+    dataSources: [{ type: "ADMIN", host: url.hostname, port: url.port || "5432", username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) }],
+  });
+}
+
+async function adopt(api: Api, names: string[]): Promise<void> {
+  const wanted = names.map((name) => `instances/bench/databases/${name}`);
+  for (let attempt = 1; ; attempt++) {
+    const found = new Set((((await api.call("GET", "/v1/instances/bench/databases?pageSize=1000")).databases ?? []) as Json[]).map((d) => d.name as string));
+    if (wanted.every((name) => found.has(name))) break;
+    if (attempt === 600) throw new Error("the instance sync did not find the bench databases");
+    if (attempt % 20 === 0) await api.call("POST", "/v1/instances/bench:sync", {});
+    await sleep(500);
+  }
+  await api.call("POST", "/v1/databases:transfer", { databases: wanted, targetProject: "projects/bench" });
+}
+
+async function settled(api: Api, issue: string): Promise<Json> {
+  for (;;) {
+    const current = await api.call("GET", `/v1/${issue}`);
+    if (current.approvalStatus !== "CHECKING") return current;
+    await sleep(50);
+  }
+}
+
+/** ApproveIssue sent → the first task run's start_time, APPROVALS times in turn. */
+async function approveToRunning(api: Api, databaseUrl: string): Promise<Latencies> {
+  const own = new URL(databaseUrl).pathname.slice(1);
+  await adopt(api, [own]);
+  const target = `instances/bench/databases/${own}`;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const latencies = new Latencies();
+  try {
+    for (let i = 0; i < APPROVALS; i++) {
+      const plan = await api.call("POST", "/v1/projects/bench/plans", { title: `approval ${i}`, specs: [{ changeDatabaseConfig: { targets: [target], statement: "select 1", type: "DATA" } }] });
+      const issue = await settled(api, (await api.call("POST", "/v1/projects/bench/issues", { plan: plan.name })).name);
+      if (issue.approvalStatus !== "PENDING") throw new Error(`issue ${issue.name} is ${issue.approvalStatus}, not PENDING`);
+      const sent = Date.now();
+      await api.call("POST", `/v1/${issue.name}:approve`, {});
+      latencies.add(await firstStart(client, plan.name) - sent);
+    }
+  } finally {
+    await client.end();
+  }
+  note(`approve → RUNNING over ${APPROVALS} issues: p50 ${percentile(latencies.sorted(), 50).toFixed(1)} ms, p99 ${percentile(latencies.sorted(), 99).toFixed(1)} ms`);
+  return latencies;
+}
+
+/** The start time (epoch ms) of the first task run of the plan's rollout, once it has one. */
+async function firstStart(client: pg.Client, planName: string): Promise<number> {
+  const [, projectId, , planId] = planName.split("/");
+  for (;;) {
+    const { rows } = await client.query<{ started: string | null }>(
+      `select (extract(epoch from min(r.start_time)) * 1000)::text as started
+       from task_run r join rollout o on o.project_id = r.project_id and o.id = r.rollout_id
+       where o.project_id = $1 and o.plan_id = $2`,
+      [projectId, planId],
+    );
+    if (rows[0]?.started) return Number(rows[0].started);
+    await sleep(5);
+  }
+}
+
+/** A bare graphile-worker job: add_job committed → handler started, APPROVALS times. */
+async function bareDispatch(databaseUrl: string): Promise<Latencies> {
+  const latencies = new Latencies();
+  let started: (() => void) | undefined;
+  const runner = await run({
+    connectionString: databaseUrl,
+    concurrency: 1,
+    noHandleSignals: true,
+    crontab: "",
+    taskList: { "bench.noop": async () => started?.() },
+    logger: new Logger(() => () => undefined),
+  });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    for (let i = 0; i < APPROVALS; i++) {
+      const handled = new Promise<void>((resolve) => (started = resolve));
+      const sent = performance.now();
+      await client.query("select graphile_worker.add_job('bench.noop', '{}'::json)");
+      await handled;
+      latencies.add(performance.now() - sent);
+    }
+  } finally {
+    await client.end();
+    await runner.stop();
+  }
+  return latencies;
+}
+
+async function createTargets(databaseUrl: string): Promise<string[]> {
+  const names = Array.from({ length: DATABASES }, (_, i) => `svc_bench_rt_${process.pid}_${i}`);
+  note(`creating ${DATABASES} target databases`);
+  await inParallel(names, 4, (name) => adminQuery(databaseUrl, `create database ${name}`));
+  return names;
+}
+
+async function dropTargets(databaseUrl: string, names: readonly string[]): Promise<void> {
+  await inParallel(names, 4, (name) => adminQuery(databaseUrl, `drop database if exists ${name} with (force)`).catch(() => undefined));
+}
+
+async function adminQuery(databaseUrl: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Milliseconds from the rollout's creation to the end of its last task run. */
+async function rolloutTo(api: Api, databaseUrl: string, names: string[]): Promise<number> {
+  await adopt(api, names);
+  // The default rule set (no rule for test) makes the issue SKIPPED: the rollout starts when its checks finish.
+  await api.call("PATCH", "/v1/settings/WORKSPACE_APPROVAL?updateMask=workspaceApproval.rules", { value: { workspaceApproval: { rules: [] } } });
+  const targets = names.map((name) => `instances/bench/databases/${name}`);
+  const plan = await api.call("POST", "/v1/projects/bench/plans", { title: "ddl to 500", specs: [{ changeDatabaseConfig: { targets, statement: "create table bench_rollout (id int)" } }] });
+  note(`rolling out to ${names.length} databases (the plan's checks run first)`);
+  const issue = await api.call("POST", "/v1/projects/bench/issues", { plan: plan.name });
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    for (;;) {
+      const { rows } = await client.query<{ state: string; ms: string | null }>(
+        `select o.state, (extract(epoch from max(r.end_time) - o.create_time) * 1000)::text as ms
+         from rollout o left join task_run r on r.project_id = o.project_id and r.rollout_id = o.id
+         where o.project_id = 'bench' and o.issue_id = $1 group by o.state, o.create_time`,
+        [String(issue.name).split("/").at(-1)],
+      );
+      const row = rows[0];
+      if (row?.state === "DONE") return Number(row.ms);
+      if (row?.state === "FAILED" || row?.state === "CANCELED") throw new Error(`the rollout ended ${row.state}`);
+      await sleep(200);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Milliseconds for the same DDL on every database, WORKER_CONCURRENCY connections at a time, each in a transaction. */
+async function bareScript(databaseUrl: string, names: readonly string[]): Promise<number> {
+  const started = performance.now();
+  await inParallel(names, WORKER_CONCURRENCY, async (name) => {
+    const url = new URL(databaseUrl);
+    url.pathname = `/${name}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      await client.query("begin");
+      await client.query("create table bench_bare (id int)");
+      await client.query("commit");
+    } finally {
+      await client.end();
+    }
+  });
+  return performance.now() - started;
+}
+
+async function inParallel<T>(items: readonly T[], width: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  }));
+}
+
+function latencyRow(latency: Latencies, bare: Latencies): Row {
+  const p50 = percentile(latency.sorted(), 50);
+  const p99 = percentile(latency.sorted(), 99);
+  const met = p50 <= TARGET_P50_MS && p99 <= TARGET_P99_MS;
+  return {
+    name: "rollout.approve_to_running",
+    value: round1(p50),
+    unit: "ms",
+    baseline: round1(percentile(bare.sorted(), 50)),
+    ratio: ratioOf(percentile(bare.sorted(), 50), p50),
+    detail: {
+      p50Ms: p50,
+      p99Ms: p99,
+      baselineP50Ms: percentile(bare.sorted(), 50),
+      baselineP99Ms: percentile(bare.sorted(), 99),
+      note: `target p50 ≤ ${TARGET_P50_MS} ms, p99 ≤ ${TARGET_P99_MS} ms ${met ? "ok" : "MISSED"}; baseline: bare graphile-worker job dispatch`,
+    },
+  };
+}
+
+function throughputRow(rolloutMs: number, scriptMs: number): Row {
+  return {
+    name: "rollout.ddl_500",
+    value: round1(rolloutMs),
+    unit: "ms",
+    baseline: round1(scriptMs),
+    ratio: ratioOf(scriptMs, rolloutMs),
+    detail: { target: round2(TARGET_RATIO), note: `${DATABASES} databases, ${WORKER_CONCURRENCY} at a time; target ≤ 1.5× the bare script` },
+  };
+}
+
+function round1(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
