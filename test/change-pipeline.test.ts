@@ -203,4 +203,30 @@ describe("change pipeline end to end", () => {
     const again = await call("POST", `/v1/${release.name}:createPlan`, { targets: [targets.test] });
     assert.equal(again.code, "failed_precondition", JSON.stringify(again));
   });
+
+  it("skips a release task whose version the target already records, and fails one recorded with another checksum, before touching the target", async () => {
+    const statement = "create table ledger (id int primary key);";
+    const release = await ok("POST", "/v1/projects/pipeline/releases", { title: "v2", files: [{ path: "0003_ledger.sql", version: "2.0", statement }] });
+    const sha256 = release.files[0].sha256;
+    const other = await createPgTarget();
+    cleanups.push(other.drop);
+    await ok("POST", "/v1/instances/pipe-test:sync", {});
+    const otherName = `instances/pipe-test/databases/${other.name}`;
+    await eventually(async () => (await call("GET", `/v1/${otherName}`)).syncState === "OK");
+    await ok("POST", "/v1/databases:transfer", { databases: [otherName], targetProject: "projects/pipeline" });
+
+    const plan = await ok("POST", `/v1/${release.name}:createPlan`, { targets: [targets.test, otherName] });
+    // Recorded meanwhile (applied by hand): the same checksum on one target, another on the other.
+    await ok("POST", `/v1/${targets.test}/revisions`, { version: "2.0", sha256 });
+    await ok("POST", `/v1/${otherName}/revisions`, { version: "2.0", sha256: "0".repeat(64) });
+    const issue = await settledIssue((await ok("POST", "/v1/projects/pipeline/issues", { plan: plan.name })).name);
+    const ended = await rolloutWhen(issue.rollout, (r) => (r.tasks as Json[]).every((t) => ["SKIPPED", "FAILED", "DONE"].includes(t.state)));
+    const byTarget = new Map((ended.tasks as Json[]).map((t) => [t.target, t]));
+    assert.deepEqual([byTarget.get(targets.test)!.state, byTarget.get(targets.test)!.skippedReason], ["SKIPPED", "already applied (version 2.0)"]);
+    const refused = byTarget.get(otherName)!;
+    assert.equal(refused.state, "FAILED");
+    assert.match((await ok("GET", `/v1/${refused.latestTaskRun}`)).error, /version 2.0 was applied with a different checksum/);
+    await assert.rejects(pgQuery.test("select 1 from ledger"), /does not exist/);
+    await assert.rejects(other.query("select 1 from ledger"), /does not exist/);
+  });
 });

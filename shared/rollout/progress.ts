@@ -3,7 +3,7 @@
 // AUTOMATIC environment starts by itself when everything before it is DONE or
 // SKIPPED, and the issue is DONE when the rollout is. Every change to a task
 // ends with refreshRollout, in the same transaction.
-import type { CommonQueryMethods } from "slonik";
+import type { CommonQueryMethods, DatabasePool } from "slonik";
 import { markIssueDone } from "../issue/issue-status.ts";
 import { addIssueEvent } from "../issue/issue-events.ts";
 import { issueName } from "../issue/issue-names.ts";
@@ -26,17 +26,38 @@ export async function startStage(tx: CommonQueryMethods, rollout: RolloutRow, st
   }
 }
 
+/**
+ * After settlements committed: brings the rollout up to date when its tasks
+ * call for it. Most settlements change nothing above their task and take no
+ * lock here; a stage whose last task ended, a failure, or a task that may now
+ * start takes the rollout's lock and refreshes. Each settlement checks after
+ * its own commit, so the last of concurrent ones sees every other's end.
+ */
+export async function followUpRollout(db: DatabasePool, ref: RolloutRef, actor: string): Promise<void> {
+  if (await needsRefresh(db, ref)) await db.transaction((tx) => refreshRollout(tx, ref, actor));
+}
+
+async function needsRefresh(db: CommonQueryMethods, ref: RolloutRef): Promise<boolean> {
+  const rollout = await findRollout(db, ref);
+  if (!rollout || rollout.state === "DONE") return false;
+  const stages = await findStages(db, ref);
+  const counts = await taskStateCounts(db, ref);
+  if (stages.some((stage) => stageStateIn(rollout, stage, counts) !== stage.state)) return true;
+  if (startedStages(stages).some((id) => has(counts.get(id), "NOT_STARTED"))) return true;
+  if (rollout.state !== "CANCELED" && rollout.state !== "PAUSED" && nextAutomaticStage(stages, await automaticEnvironments(db))) return true;
+  return rolloutStateOf(rollout.state, stages, [...counts.values()]) !== rollout.state;
+}
+
 /** Brings stage and rollout states up to date after task changes, and starts what starts by itself. */
 export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, actor: string): Promise<void> {
   const rollout = await findRollout(tx, ref, true);
   if (!rollout) return;
-  const environments = await readEnvironments(storedSettings(tx));
-  const automatic = new Set(environments.filter((e) => e.rolloutPolicy === "AUTOMATIC").map((e) => e.id));
+  const automatic = await automaticEnvironments(tx);
   for (;;) {
     const stages = await findStages(tx, ref);
     const counts = await taskStateCounts(tx, ref);
     for (const stage of stages) {
-      const state = rollout.state === "CANCELED" && !FINISHED.has(stage.state) ? "CANCELED" : stageStateOf(stage, counts.get(stage.id));
+      const state = stageStateIn(rollout, stage, counts);
       if (state !== stage.state) {
         await setStageState(tx, ref, stage.id, state);
         stage.state = state;
@@ -51,6 +72,19 @@ export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, ac
     await settleRolloutState(tx, rollout, rolloutStateOf(rollout.state, stages, [...counts.values()]));
     return;
   }
+}
+
+async function automaticEnvironments(db: CommonQueryMethods): Promise<Set<string>> {
+  const environments = await readEnvironments(storedSettings(db));
+  return new Set(environments.filter((e) => e.rolloutPolicy === "AUTOMATIC").map((e) => e.id));
+}
+
+function stageStateIn(rollout: RolloutRow, stage: StageRow, counts: StageCounts): StageState {
+  return rollout.state === "CANCELED" && !FINISHED.has(stage.state) ? "CANCELED" : stageStateOf(stage, counts.get(stage.id));
+}
+
+function startedStages(stages: readonly StageRow[]): string[] {
+  return stages.filter((s) => s.state !== "NOT_STARTED" && s.state !== "SKIPPED").map((s) => s.id);
 }
 
 async function settleRolloutState(tx: CommonQueryMethods, rollout: RolloutRow, state: RolloutState): Promise<void> {
@@ -69,7 +103,7 @@ async function settleRolloutState(tx: CommonQueryMethods, rollout: RolloutRow, s
  * failed change holds back the ones after it. True when runs were created.
  */
 async function startReadyTasks(tx: CommonQueryMethods, rollout: RolloutRow, stages: readonly StageRow[], counts: StageCounts, actor: string): Promise<boolean> {
-  const started = new Set(stages.filter((s) => s.state !== "NOT_STARTED" && s.state !== "SKIPPED").map((s) => s.id));
+  const started = new Set(startedStages(stages));
   if (![...started].some((id) => has(counts.get(id), "NOT_STARTED"))) return false;
   const blocked = new Set<string>();
   const ready: number[] = [];

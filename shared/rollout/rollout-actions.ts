@@ -12,7 +12,7 @@ import { parseStageName, parseTaskName, rolloutName, stageName, taskName, type R
 import { findRollout, findStages, setRolloutState, type RolloutRow } from "./rollout.store.ts";
 import { createRuns, enqueueTaskRuns } from "./run-creation.ts";
 import { findTasksById, setTaskState, type TaskRow, type TaskState } from "./task.store.ts";
-import { findActiveRuns, markRunEnded, pendingRunsOfRollout } from "./task-run.store.ts";
+import { dueRunsOfRollout, findActiveRuns, markRunEnded } from "./task-run.store.ts";
 
 const DONE_OR_SKIPPED: ReadonlySet<string> = new Set(["DONE", "SKIPPED"]);
 
@@ -58,7 +58,7 @@ export async function resumeRollout(tx: CommonQueryMethods, settings: SettingRea
   if (rollout.state !== "PAUSED") throw failedPrecondition(`rollout "${rolloutName(ref)}" is ${rollout.state}; only a PAUSED rollout can be resumed`);
   await refuseDuringEmergencyPause(settings);
   await setRolloutState(tx, ref, "RUNNING");
-  await enqueueTaskRuns(tx, await pendingRunsOfRollout(tx, ref));
+  await enqueueTaskRuns(tx, await dueRunsOfRollout(tx, ref));
   await refreshRollout(tx, ref, actor);
 }
 

@@ -55,5 +55,6 @@ export async function cancelTaskRuns(tx: CommonQueryMethods, parent: string, nam
     if (run.state !== "PENDING" && run.state !== "RUNNING") throw failedPrecondition(`task run "${names[ids.indexOf(id)]}" has already ended (${run.state})`);
   }
   await requestCancel(tx, ids, cancelDetail(reason, canceller));
+  await refreshRollout(tx, ref, canceller);
   return ids;
 }

@@ -1,14 +1,13 @@
 // The life of a task run (contract §12.2, §12.4): created PENDING with its
 // job in one transaction (dispatch is the job queue's own notification, no
 // polling), started by the worker, and settled once. Settling moves the task
-// and, through refreshRollout, its stage, rollout and issue. Rows are locked
+// and, through followUpRollout, its stage, rollout and issue. Rows are locked
 // in one order everywhere (rollout, task, task run), so concurrent starts,
 // settlements and actions never deadlock.
 import type { CommonQueryMethods } from "slonik";
 import { addIssueEvent } from "../issue/issue-events.ts";
 import type { ReleaseFileRef } from "../plan/plan-specs.ts";
 import { noticeChange } from "../watch/change-notice.store.ts";
-import { refreshRollout } from "./progress.ts";
 import { rolloutName, taskRunName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout } from "./rollout.store.ts";
 import { createRuns } from "./run-creation.ts";
@@ -16,7 +15,6 @@ import { findTask, findTaskExecutionFacts, lockTask, setTaskState, type TaskType
 import { findTaskRun, markRunEnded, markRunRunning, type FinalRunState } from "./task-run.store.ts";
 
 export { enqueueTaskRun, enqueueTaskRuns } from "./run-creation.ts";
-export { pendingRunIds, pendingRunsOfRollout, pendingRunsOfTarget } from "./task-run.store.ts";
 
 export interface RunningTaskRun {
   id: number;
@@ -73,13 +71,19 @@ export interface RunOutcome {
   nextStatement?: number;
   /** Emergency-pause suspension: the task returns to PENDING with a new run from this statement. */
   continueFrom?: number;
+  /** The run found its change already applied (§13.2): the task is SKIPPED with this reason. */
+  skipTask?: string;
 }
 
-/** Ends a PENDING or RUNNING run; false when it had already ended (then nothing changes). */
+/**
+ * Ends a PENDING or RUNNING run and sets its task; false when it had already
+ * ended (then nothing changes). It takes no rollout lock, so that the runs of
+ * a large rollout settle side by side: after the commit, call
+ * followUpRollout (or, holding the rollout's lock, refreshRollout).
+ */
 export async function settleTaskRun(tx: CommonQueryMethods, runId: number, outcome: RunOutcome): Promise<boolean> {
   const current = await findTaskRun(tx, runId);
   if (current?.state !== "PENDING" && current?.state !== "RUNNING") return false;
-  await findRollout(tx, current.rollout, true);
   await lockTask(tx, current.taskId);
   const run = await markRunEnded(tx, runId, {
     state: outcome.state,
@@ -91,11 +95,13 @@ export async function settleTaskRun(tx: CommonQueryMethods, runId: number, outco
   if (outcome.continueFrom !== undefined) {
     await setTaskState(tx, [run.taskId], "PENDING", { nextStatement: outcome.continueFrom });
     await createRuns(tx, run.rollout, [run.taskId], run.creator);
+  } else if (outcome.skipTask !== undefined) {
+    await setTaskState(tx, [run.taskId], "SKIPPED", { skippedReason: outcome.skipTask });
   } else {
     await setTaskState(tx, [run.taskId], outcome.state, { nextStatement: outcome.nextStatement });
   }
   if (outcome.state === "FAILED") await recordFailure(tx, run.rollout, run.taskId, runId, outcome, run.creator);
-  await refreshRollout(tx, run.rollout, run.creator);
+  await noticeChange(tx, rolloutName(run.rollout));
   return true;
 }
 

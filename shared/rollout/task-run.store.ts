@@ -72,13 +72,13 @@ export async function findTaskRun(db: CommonQueryMethods, id: number): Promise<T
   return (await db.maybeOne(sql.type(taskRunRow)`select ${columns} from task_run where id = ${id}`)) ?? undefined;
 }
 
-/** The named runs of a rollout (locked for update). */
+/** The named runs of a rollout. */
 export async function findTaskRunsById(db: CommonQueryMethods, ref: RolloutRef, ids: readonly number[]): Promise<TaskRunRow[]> {
   return [
     ...(await db.any(sql.type(taskRunRow)`
       select ${columns} from task_run
       where project_id = ${ref.projectId} and rollout_id = ${ref.id} and id = any(${sql.array(ids, "int8")})
-      order by id for update`)),
+      order by id`)),
   ];
 }
 
@@ -89,7 +89,7 @@ export async function findActiveRuns(db: CommonQueryMethods, ref: RolloutRef, ta
     ...(await db.any(sql.type(taskRunRow)`
       select ${columns} from task_run
       where project_id = ${ref.projectId} and rollout_id = ${ref.id} and state in ('PENDING', 'RUNNING') ${tasks}
-      order by id for update`)),
+      order by id`)),
   ];
 }
 
@@ -135,27 +135,14 @@ export async function listTaskRuns(
 
 const pendingId = z.object({ id: z.coerce.number() });
 
-/** PENDING runs waiting for this target database, oldest first. */
-export async function pendingRunsOfTarget(db: CommonQueryMethods, instanceId: string, databaseName: string): Promise<number[]> {
+/** PENDING runs of one rollout that are due (no batchRun start still ahead), oldest first. */
+export async function dueRunsOfRollout(db: CommonQueryMethods, ref: RolloutRef): Promise<number[]> {
   return [
     ...(await db.anyFirst(sql.type(pendingId)`
-      select r.id from task_run r join task t on t.id = r.task_id
-      where r.state = 'PENDING' and t.instance_id = ${instanceId} and t.database_name = ${databaseName}
-      order by r.id`)),
+      select id from task_run
+      where project_id = ${ref.projectId} and rollout_id = ${ref.id} and state = 'PENDING' and (run_at is null or run_at <= now())
+      order by id`)),
   ];
-}
-
-/** PENDING runs of one rollout, oldest first. */
-export async function pendingRunsOfRollout(db: CommonQueryMethods, ref: RolloutRef): Promise<number[]> {
-  return [
-    ...(await db.anyFirst(sql.type(pendingId)`
-      select id from task_run where project_id = ${ref.projectId} and rollout_id = ${ref.id} and state = 'PENDING' order by id`)),
-  ];
-}
-
-/** Every PENDING run of the workspace, oldest first. */
-export async function pendingRunIds(db: CommonQueryMethods): Promise<number[]> {
-  return [...(await db.anyFirst(sql.type(pendingId)`select id from task_run where state = 'PENDING' order by id`))];
 }
 
 const logEntry = z

@@ -16,6 +16,7 @@ import type { Metrics } from "../platform/metrics.ts";
 import type { ExecuteOutcome } from "../engine/target.ts";
 import { errorMessage } from "../engine/connect-failure.ts";
 import { withTarget } from "../instance/instance-target.ts";
+import { followUpRollout } from "../rollout/progress.ts";
 import type { RunningTaskRun, RunOutcome } from "../rollout/task-run-lifecycle.ts";
 import { releaseGate, type ReleaseGateDecision } from "../revision/revision-gate.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
@@ -59,7 +60,7 @@ export async function executeTaskRun(deps: ExecutionDeps, runId: number): Promis
 
 async function runClaimed(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun, lost: AbortSignal): Promise<void> {
   const decision: ReleaseGateDecision = run.releaseFile ? await releaseGate(deps.db, { ...run, releaseFile: run.releaseFile }) : { kind: "apply" };
-  if (decision.kind === "skip") return settle(deps, locks, run, { state: "DONE", detail: decision.reason }, false);
+  if (decision.kind === "skip") return settle(deps, locks, run, { state: "DONE", detail: decision.reason, skipTask: decision.reason }, false);
   if (decision.kind === "refuse") return settle(deps, locks, run, { state: "FAILED", detail: `not run: ${decision.message}`, error: decision.message }, false);
   const outcome = await executeOnTarget(deps, run, lost);
   await settle(deps, locks, run, outcome, true);
@@ -74,8 +75,10 @@ async function settle(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun,
         await locks.unlockTarget(run.instanceId, run.databaseName).catch(() => undefined); // a lost connection released it already
         return done;
       });
-      if (settled) countSettled(deps.metrics, outcome);
-      else deps.logger.warn({ runId: run.id }, "task run had been settled meanwhile (its lock was lost); this worker's outcome is dropped");
+      if (settled) {
+        countSettled(deps.metrics, outcome);
+        await followUpRollout(deps.db, { projectId: run.projectId, id: run.rolloutId }, run.creator);
+      } else deps.logger.warn({ runId: run.id }, "task run had been settled meanwhile (its lock was lost); this worker's outcome is dropped");
       return;
     } catch (error) {
       if (attempt >= SETTLE_ATTEMPTS) throw error;

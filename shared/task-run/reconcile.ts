@@ -31,6 +31,7 @@ import { countSettled, settleInTransaction } from "./settle-run.ts";
 import { runningRunIds } from "./start-gate.store.ts";
 import { findLostRun, findStrandedRuns, type LostRun } from "./task-run-execution.store.ts";
 import { nextUnloggedStatement } from "./task-run-log.store.ts";
+import { followUpRollout } from "../rollout/progress.ts";
 
 export interface ReconcileDeps {
   db: Db;
@@ -62,14 +63,15 @@ export async function reconcileTaskRuns(deps: ReconcileDeps): Promise<void> {
 async function settleIfLost(deps: ReconcileDeps, runId: number): Promise<void> {
   let outcome: RunOutcome | undefined;
   const settled = await withTransaction(deps.db, async (tx) => {
-    if (!(await tryRunLockForTransaction(tx, runId))) return false; // its worker holds it
+    if (!(await tryRunLockForTransaction(tx, runId))) return undefined; // its worker holds it
     const run = await findLostRun(tx, runId);
-    if (!run) return false;
+    if (!run) return undefined;
     outcome = await lostRunOutcome(deps, tx, run);
-    return settleInTransaction(tx, run, outcome, outcome.state === "DONE");
+    return (await settleInTransaction(tx, run, outcome, outcome.state === "DONE")) ? run : undefined;
   });
   if (!settled || !outcome) return;
   countSettled(deps.metrics, outcome);
+  await followUpRollout(deps.db, { projectId: settled.projectId, id: settled.rolloutId }, "system");
   deps.logger.warn({ runId, state: outcome.state, detail: outcome.detail }, "settled a task run that lost its worker");
 }
 

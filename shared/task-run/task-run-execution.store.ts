@@ -69,11 +69,16 @@ export async function findPendingRunTarget(db: CommonQueryMethods, runId: number
 }
 
 /**
- * In the transaction that claims a run: waits for the other claims of its
- * rollout to commit (a transaction lock), then answers whether the rollout
- * may run one more task (project parallel_tasks_per_rollout; 0 = no limit).
+ * In the transaction that claims a run: whether the rollout may run one more
+ * task (project parallel_tasks_per_rollout; 0 = no limit). With a limit, it
+ * first waits for the other claims of the rollout to commit (a transaction
+ * lock), so that two claims never both take the last slot; without one,
+ * claims do not wait for each other.
  */
 export async function takeRolloutSlot(tx: CommonQueryMethods, runId: number): Promise<boolean> {
+  const limited = await tx.oneFirst(sql.type(z.object({ limited: z.boolean() }))`
+    select p.parallel_tasks_per_rollout > 0 as limited from task_run r join project p on p.id = r.project_id where r.id = ${runId}`);
+  if (!limited) return true;
   await tx.query(sql.unsafe`
     select pg_advisory_xact_lock(${ROLLOUT_SLOT_LOCK_CLASS}, hashtext(project_id || '/' || rollout_id)) from task_run where id = ${runId}`);
   return tx.oneFirst(sql.type(z.object({ free: z.boolean() }))`
