@@ -7,6 +7,8 @@
 //   PostgreSQL run is DONE if its transaction committed, else FAILED "worker
 //   lost during execution; rolled back"; a statement-by-statement run is
 //   FAILED with the statements its log shows applied;
+// - follows up every RUNNING rollout (progress.ts followUpRollout), for a
+//   worker that died between settling a run and moving its rollout on;
 // - unlocks the jobs held by worker pools that are gone (pool-presence.store.ts);
 // - dispatches PENDING runs left without a job that could start (unless the
 //   emergency pause is on; a run whose gate is closed for another reason is
@@ -32,6 +34,7 @@ import { runningRunIds } from "./start-gate.store.ts";
 import { findLostRun, findStrandedRuns, type LostRun } from "./task-run-execution.store.ts";
 import { nextUnloggedStatement } from "./task-run-log.store.ts";
 import { followUpRollout } from "../rollout/progress.ts";
+import { runningRollouts } from "../rollout/rollout.store.ts";
 
 export interface ReconcileDeps {
   db: Db;
@@ -47,6 +50,10 @@ const STRANDED_BATCH = 500;
 export async function reconcileTaskRuns(deps: ReconcileDeps): Promise<void> {
   for (const runId of await runningRunIds(deps.db)) {
     await settleIfLost(deps, runId).catch((error: unknown) => deps.logger.warn({ error, runId }, "could not settle a task run that lost its worker"));
+  }
+  // A worker that died between settling a run and following up its rollout left the rollout behind.
+  for (const rollout of await runningRollouts(deps.db)) {
+    await followUpRollout(deps.db, rollout, "system").catch((error: unknown) => deps.logger.warn({ error, rollout }, "could not follow up a rollout"));
   }
   const gone = await unlockJobsOfGonePools(deps.db);
   if (gone.length > 0) deps.logger.warn({ pools: gone }, "unlocked the jobs of worker pools that are gone");
