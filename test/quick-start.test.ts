@@ -38,7 +38,7 @@ describe("quick start", () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("creates the sample on the first start and checks a first change on it", { timeout: 120_000 }, async () => {
+  it("creates the sample on the first start and takes a first change through checks, issue and rollout", { timeout: 120_000 }, async () => {
     const args = ["--port", "0", "--data", dataDir, "--bootstrap-admin-password", PASSWORD];
     server = await spawnServer({ entry: "main.ts", args, env: { PG_URL: undefined, DATABASE_URL: undefined }, timeoutMs: 60_000 });
     assert.ok(server.logs.some((l) => String(l.json?.msg).startsWith("created the sample project")), server.output());
@@ -74,6 +74,18 @@ describe("quick start", () => {
     }
     assert.equal(run.status, "DONE", JSON.stringify(run));
     assert.ok(run.results.some((r: Json) => r.type === "DRY_RUN" && r.status === "SUCCESS"), JSON.stringify(run.results));
+
+    // The README goes on: an issue for the plan; test needs no approval, so the rollout runs at once.
+    const issue = await call("POST", "/v1/projects/sample/issues", token, { plan: plan.name });
+    assert.equal(issue.approvalStatus, "SKIPPED", JSON.stringify(issue));
+    let rollout: Json = {};
+    for (let i = 0; i < 300 && rollout.state !== "DONE"; i++) {
+      rollout = await call("GET", `/v1/${issue.rollout}`, token);
+      if (rollout.state !== "DONE") await sleep(100);
+    }
+    assert.equal(rollout.state, "DONE", JSON.stringify(rollout));
+    const applied = await call("GET", "/v1/instances/sample-test/databases/sample_test/schema", token);
+    assert.match(applied.schema, /phone text/i);
     assert.deepEqual(await server.stop(), { code: 0, signal: null }, server.output());
 
     // A second start re-points the sample at the embedded server's new port, and does not create it again.
