@@ -6,6 +6,7 @@ import type { Logger } from "../shared/platform/logger.ts";
 import type { Metrics } from "../shared/platform/metrics.ts";
 import type { SecretBox } from "../shared/secrets/secret-box.ts";
 import type { CancelWatch } from "../shared/task-run/cancel-watch.ts";
+import type { LockConnections } from "../shared/task-run/run-locks.store.ts";
 import { cleanupJobs } from "./tasks/cleanup-jobs.ts";
 import { cleanupSignInState } from "./tasks/cleanup-sign-in-state.ts";
 import { planCheckTask } from "./tasks/plan-check.ts";
@@ -21,10 +22,11 @@ export interface TaskDeps {
   logger: Logger;
 }
 
-/** What the worker process adds: the metadata store's URL (connections of their own) and its task-run cancel watch. */
+/** What the worker process adds: the metadata store's URL (connections of their own), its task-run cancel watch and lock connections. */
 export interface WorkerServices {
   url: string;
   cancels: CancelWatch;
+  lockConnections: LockConnections;
 }
 
 export function createTaskList(deps: TaskDeps & WorkerServices): TaskList & Record<JobName, unknown> {

@@ -8,6 +8,7 @@ import pg from "pg";
 import { PoolPresence } from "../shared/jobs/pool-presence.store.ts";
 import { startLeaderElection, type Leadership } from "../shared/platform/leader.ts";
 import { createCancelWatch } from "../shared/task-run/cancel-watch.ts";
+import { LockConnections } from "../shared/task-run/run-locks.store.ts";
 import { createGraphileLogger } from "./graphile-logger.ts";
 import { startLeaderRunners } from "./leader-runners.ts";
 import { createTaskList, type TaskDeps } from "./task-list.ts";
@@ -37,6 +38,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   // Emitted when the pool is made, before it asks for a job.
   events.on("pool:create", ({ workerPool }) => presence.hold(workerPool.id));
   const cancels = createCancelWatch(deps.url, deps.db, logger);
+  const lockConnections = new LockConnections(deps.url);
   let runner: Runner;
   try {
     runner = await run({
@@ -44,12 +46,12 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       concurrency,
       noHandleSignals: true,
       crontab: "", // periodic work is scheduled by the leader runners
-      taskList: createTaskList({ ...deps, cancels }),
+      taskList: createTaskList({ ...deps, cancels, lockConnections }),
       logger: createGraphileLogger(logger),
       events,
     });
   } catch (error) {
-    await Promise.all([cancels.close(), presence.close(), pool.end()]);
+    await Promise.all([cancels.close(), presence.close(), lockConnections.close(), pool.end()]);
     throw error;
   }
   const leadership = startLeaderElection({ url: deps.url, logger, onElected: () => startLeaderRunners(deps, logger) });
@@ -59,6 +61,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       await leadership.stop();
       await runner.stop();
       await cancels.close();
+      await lockConnections.close();
       await presence.close();
       await pool.end();
     },

@@ -24,7 +24,8 @@ import { userMember } from "../../shared/iam/members.ts";
 
 const LOGIN = { loginId: "bench-rollout", password: "Bench-Rollout-Pass-9" };
 const APPROVALS = 40;
-const DATABASES = 500;
+/** BENCH_ROLLOUT_DATABASES overrides it for a quicker look. */
+const DATABASES = Number(process.env.BENCH_ROLLOUT_DATABASES ?? 500);
 /** The worker's job concurrency (worker/worker.ts DEFAULT_CONCURRENCY): the bare script uses as many connections. */
 const WORKER_CONCURRENCY = 5;
 const TARGET_P50_MS = 25;
@@ -244,13 +245,31 @@ async function rolloutTo(api: Api, databaseUrl: string, names: string[]): Promis
         [String(issue.name).split("/").at(-1)],
       );
       const row = rows[0];
-      if (row?.state === "DONE") return Number(row.ms);
+      if (row?.state === "DONE") {
+        await describeRuns(client, String(issue.name).split("/").at(-1)!);
+        return Number(row.ms);
+      }
       if (row?.state === "FAILED" || row?.state === "CANCELED") throw new Error(`the rollout ended ${row.state}`);
       await sleep(200);
     }
   } finally {
     await client.end();
   }
+}
+
+/** Where a rollout's time went: each run's wait for a worker and its own execution (start → end). */
+async function describeRuns(client: pg.Client, issueId: string): Promise<void> {
+  const { rows } = await client.query<{ runs: string; wait: string; run: string; span: string }>(
+    `select count(*)::text as runs,
+            round(avg(extract(epoch from r.start_time - r.create_time) * 1000))::text as wait,
+            round(avg(extract(epoch from r.end_time - r.start_time) * 1000))::text as run,
+            round(extract(epoch from max(r.end_time) - min(r.start_time)) * 1000)::text as span
+     from task_run r join rollout o on o.project_id = r.project_id and o.id = r.rollout_id
+     where o.project_id = 'bench' and o.issue_id = $1`,
+    [issueId],
+  );
+  const stats = rows[0]!;
+  note(`${stats.runs} task runs: mean wait ${stats.wait} ms, mean start → end ${stats.run} ms, first start → last end ${stats.span} ms`);
 }
 
 /** Milliseconds for the same DDL on every database, WORKER_CONCURRENCY connections at a time, each in a transaction. */

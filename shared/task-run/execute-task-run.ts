@@ -26,7 +26,7 @@ import type { CancelWatch } from "./cancel-watch.ts";
 import { claimTaskRun } from "./claim-task-run.ts";
 import { doneDetail, failedDetail, stoppedDetail, type ScriptEnd } from "./run-detail.ts";
 import { runConnection } from "./run-connection.ts";
-import { RunLocks } from "./run-locks.store.ts";
+import { RunLocks, type LockConnections } from "./run-locks.store.ts";
 import { countSettled, settleInTransaction } from "./settle-run.ts";
 import { recordRunSession } from "./task-run-execution.store.ts";
 import { TaskRunLogWriter } from "./task-run-log-writer.ts";
@@ -39,6 +39,8 @@ export interface ExecutionDeps {
   metrics: Metrics;
   logger: Logger;
   cancels: CancelWatch;
+  /** The process's lock connections (one leased per run). */
+  lockConnections: LockConnections;
 }
 
 const SETTLE_ATTEMPTS = 5;
@@ -46,7 +48,7 @@ const SETTLE_RETRY_MS = 500;
 
 export async function executeTaskRun(deps: ExecutionDeps, runId: number): Promise<void> {
   const lost = new AbortController();
-  const locks = await RunLocks.open(deps.url, (error) => lost.abort(error));
+  const locks = await RunLocks.open(deps.lockConnections, (error) => lost.abort(error));
   try {
     if (!(await locks.tryLockRun(runId))) return;
     const claim = await claimTaskRun(deps.db, locks, runId);

@@ -14,27 +14,91 @@ import { SESSION_KEEPALIVE_OPTIONS } from "../platform/session-keepalive.ts";
 /** Lock keys are int4: run ids wrap (two runs 2^31 apart share a key, which only makes one wait). */
 const RUN_KEY_MODULUS = 2 ** 31;
 
-export class RunLocks {
-  private readonly client: pg.Client;
-  private closing = false;
+/**
+ * The worker process's lock connections: a run leases one for as long as it
+ * is handled, and gives it back with every advisory lock released, so that a
+ * run does not pay for a new connection (the dispatch latency of §12.4). At
+ * most MAX_IDLE wait; a connection that failed is never given back.
+ */
+export class LockConnections {
+  private readonly url: string;
+  private readonly idle: pg.Client[] = [];
+  private closed = false;
 
-  private constructor(client: pg.Client) {
-    this.client = client;
+  constructor(url: string) {
+    this.url = url;
   }
 
-  /** Connects; `onLost` is called if the connection (and with it every lock) goes away before close(). */
-  static async open(url: string, onLost: (error: Error) => void): Promise<RunLocks> {
-    const client = new pg.Client({
-      connectionString: url,
+  async lease(): Promise<pg.Client> {
+    const client = this.idle.pop();
+    if (client) {
+      client.removeAllListeners("error");
+      client.removeAllListeners("end");
+      return client;
+    }
+    const fresh = new pg.Client({
+      connectionString: this.url,
       application_name: "svc task run",
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
       options: SESSION_KEEPALIVE_OPTIONS,
     });
-    const locks = new RunLocks(client);
-    client.on("error", (error) => void (locks.closing || onLost(error)));
-    client.on("end", () => void (locks.closing || onLost(new Error("the connection holding the task run's locks ended"))));
-    await client.connect();
+    await fresh.connect();
+    return fresh;
+  }
+
+  /** Takes a healthy connection back, its advisory locks released; ends it otherwise. */
+  async giveBack(client: pg.Client, healthy: boolean): Promise<void> {
+    client.removeAllListeners("error");
+    client.removeAllListeners("end");
+    if (healthy && !this.closed && this.idle.length < MAX_IDLE) {
+      try {
+        await client.query("select pg_advisory_unlock_all()");
+        client.on("error", () => this.forget(client)); // a connection that fails while idle is dropped
+        client.on("end", () => this.forget(client));
+        this.idle.push(client);
+        return;
+      } catch {
+        // not healthy after all: end it below
+      }
+    }
+    await client.end().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.idle.splice(0).map((client) => client.end().catch(() => undefined)));
+  }
+
+  private forget(client: pg.Client): void {
+    const index = this.idle.indexOf(client);
+    if (index >= 0) this.idle.splice(index, 1);
+  }
+}
+
+const MAX_IDLE = 16;
+
+export class RunLocks {
+  private readonly client: pg.Client;
+  private readonly connections: LockConnections;
+  private closing = false;
+  private lost = false;
+
+  private constructor(client: pg.Client, connections: LockConnections) {
+    this.client = client;
+    this.connections = connections;
+  }
+
+  /** Leases a connection; `onLost` is called if the connection (and with it every lock) goes away before close(). */
+  static async open(connections: LockConnections, onLost: (error: Error) => void): Promise<RunLocks> {
+    const client = await connections.lease();
+    const locks = new RunLocks(client, connections);
+    const lose = (error: Error) => {
+      locks.lost = true;
+      if (!locks.closing) onLost(error);
+    };
+    client.on("error", lose);
+    client.on("end", () => lose(new Error("the connection holding the task run's locks ended")));
     return locks;
   }
 
@@ -50,10 +114,10 @@ export class RunLocks {
     await this.client.query("select pg_advisory_unlock($1, hashtext($2 || '/' || $3))", [TARGET_DATABASE_LOCK_CLASS, instanceId, databaseName]);
   }
 
-  /** Releases every lock (the connection ends). */
+  /** Releases every lock (the connection goes back to the process's idle ones, or ends). */
   async close(): Promise<void> {
     this.closing = true;
-    await this.client.end().catch(() => undefined);
+    await this.connections.giveBack(this.client, !this.lost);
   }
 
   private async tryLock(text: string, values: unknown[]): Promise<boolean> {
