@@ -3,6 +3,7 @@
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import type { IssueRef } from "./issue-names.ts";
+import { findByRequest } from "../platform/request-id.store.ts";
 
 const template = z.object({
   title: z.string().default(""),
@@ -95,22 +96,6 @@ export async function findLiveIssueOfPlan(db: CommonQueryMethods, projectId: str
   );
 }
 
-/** The issue a creator made with a request id in the last 24 hours (§0.6). */
-export async function findIssueByRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<IssueRow | undefined> {
-  return (
-    (await db.maybeOne(sql.type(issueRow)`
-      select ${issueColumns} from issue
-      where creator = ${creator} and request_id = ${requestId} and create_time > now() - interval '24 hours'`)) ?? undefined
-  );
-}
-
-/** Frees a request id used more than 24 hours ago, so that it may open a new issue. */
-export async function forgetOldIssueRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<void> {
-  await db.query(sql.unsafe`
-    update issue set request_id = null
-    where creator = ${creator} and request_id = ${requestId} and create_time <= now() - interval '24 hours'`);
-}
-
 export interface IssueFields {
   title: string;
   description: string;
@@ -189,4 +174,9 @@ export async function issuesAndRolloutsOfPlans(
       (select r.id from rollout r where r.project_id = ${projectId} and r.plan_id = p.plan_id) as rollout_id
     from unnest(${sql.array(planIds, "text")}) as p (plan_id)`);
   return new Map(rows.map((r) => [r.plan_id, { issueId: r.issue_id ?? undefined, rolloutId: r.rollout_id ?? undefined }]));
+}
+
+/** The issue a creator made with a request id in the last 24 hours (§0.6). */
+export function findIssueByRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<IssueRow | undefined> {
+  return findByRequest(db, "issue", issueColumns, issueRow, creator, requestId);
 }

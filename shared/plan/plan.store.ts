@@ -6,6 +6,7 @@ import type { FilterTerm } from "../list/filter.ts";
 import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../list/newest-first.store.ts";
 import type { PageKey } from "../list/page.ts";
 import type { PlanSpec } from "./plan-specs.ts";
+import { findByRequest } from "../platform/request-id.store.ts";
 
 const releaseFile = z.object({ release: z.string(), path: z.string(), version: z.string(), sha256: z.string() });
 const spec = z.object({
@@ -58,22 +59,6 @@ export async function findPlan(db: CommonQueryMethods, projectId: string, id: st
       select ${columns} from plan where project_id = ${projectId} and id = ${id} ${forUpdate ? sql.fragment`for update` : sql.fragment``}`)) ??
     undefined
   );
-}
-
-/** The plan a creator made with a request id in the last 24 hours (§0.6). */
-export async function findPlanByRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<PlanRow | undefined> {
-  return (
-    (await db.maybeOne(sql.type(planRow)`
-      select ${columns} from plan
-      where creator = ${creator} and request_id = ${requestId} and create_time > now() - interval '24 hours'`)) ?? undefined
-  );
-}
-
-/** Frees a request id used more than 24 hours ago, so that it may start a new plan. */
-export async function forgetOldRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<void> {
-  await db.query(sql.unsafe`
-    update plan set request_id = null
-    where creator = ${creator} and request_id = ${requestId} and create_time <= now() - interval '24 hours'`);
 }
 
 /** The new plan; undefined when its id or its request id is taken. */
@@ -135,4 +120,9 @@ function condition(term: FilterTerm): FragmentSqlToken {
   if (term.field === "title" && term.op === ":") return sql.fragment`strpos(lower(title), ${value.toLowerCase()}) > 0`;
   const column = term.field === "title" ? sql.fragment`title` : sql.fragment`creator`;
   return sql.fragment`${column} ${sqlOperator(term.op)} ${value}`;
+}
+
+/** The plan a creator made with a request id in the last 24 hours (§0.6). */
+export function findPlanByRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<PlanRow | undefined> {
+  return findByRequest(db, "plan", columns, planRow, creator, requestId);
 }

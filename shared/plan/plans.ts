@@ -15,7 +15,8 @@ import { activeProject, projectName } from "../project/projects.ts";
 import { rolloutName } from "../rollout/rollout-names.ts";
 import { findRolloutByPlan } from "../rollout/rollout.store.ts";
 import { checkedSpecs, type SpecInput } from "./plan-specs.ts";
-import { findPlan, findPlanByRequest, forgetOldRequest, insertPlan, markPlanDeleted, updatePlan as updateRow, type PlanRow } from "./plan.store.ts";
+import { findPlan, findPlanByRequest, insertPlan, markPlanDeleted, updatePlan as updateRow, type PlanRow } from "./plan.store.ts";
+import { forgetOldRequest } from "../platform/request-id.store.ts";
 
 export interface PlanDraft {
   title: string;
@@ -70,7 +71,7 @@ export async function createPlan(audit: CallAudit, plan: NewPlan): Promise<PlanR
   if (plan.requestId) {
     const earlier = await findPlanByRequest(tx, plan.creator, plan.requestId);
     if (earlier) return (audit.resource = planName(earlier)), earlier;
-    await forgetOldRequest(tx, plan.creator, plan.requestId);
+    await forgetOldRequest(tx, "plan", plan.creator, plan.requestId);
   }
   await activeProject(tx, plan.projectId);
   const specs = await checkedSpecs(tx, plan.projectId, plan.draft.specs, "plan.specs");

@@ -6,6 +6,7 @@ import { sqlOperator } from "../list/filter-comparison.store.ts";
 import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../list/newest-first.store.ts";
 import type { PageKey } from "../list/page.ts";
 import type { ReleaseFile } from "./release-files.ts";
+import { findByRequest } from "../platform/request-id.store.ts";
 
 const file = z.object({
   path: z.string(),
@@ -53,22 +54,6 @@ export async function findRelease(db: CommonQueryMethods, projectId: string, id:
       select ${columns} from release where project_id = ${projectId} and id = ${id} ${forUpdate ? sql.fragment`for update` : sql.fragment``}`)) ??
     undefined
   );
-}
-
-/** The release a creator made with a request id in the last 24 hours (§0.6). */
-export async function findReleaseByRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<ReleaseRow | undefined> {
-  return (
-    (await db.maybeOne(sql.type(releaseRow)`
-      select ${columns} from release
-      where creator = ${creator} and request_id = ${requestId} and create_time > now() - interval '24 hours'`)) ?? undefined
-  );
-}
-
-/** Frees a request id used more than 24 hours ago, so that it may start a new release. */
-export async function forgetOldReleaseRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<void> {
-  await db.query(sql.unsafe`
-    update release set request_id = null
-    where creator = ${creator} and request_id = ${requestId} and create_time <= now() - interval '24 hours'`);
 }
 
 export interface NewReleaseRow {
@@ -130,4 +115,9 @@ function condition(term: FilterTerm): FragmentSqlToken {
   const value = String(term.value);
   if (term.op === ":") return sql.fragment`strpos(lower(title), ${value.toLowerCase()}) > 0`;
   return sql.fragment`title ${sqlOperator(term.op)} ${value}`;
+}
+
+/** The release a creator made with a request id in the last 24 hours (§0.6). */
+export function findReleaseByRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<ReleaseRow | undefined> {
+  return findByRequest(db, "release", columns, releaseRow, creator, requestId);
 }
