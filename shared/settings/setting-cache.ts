@@ -5,8 +5,8 @@
 // is bypassed, so a reader never sees a value older than its last reconnect;
 // and an entry is read again after MAX_AGE_MS whatever the channel says, which
 // bounds staleness when announcements are delayed on a busy server.
-import pg from "pg";
 import type { CommonQueryMethods } from "slonik";
+import { listenToChannel } from "../platform/channel-listener.ts";
 import type { Logger } from "../platform/logger.ts";
 import { getStoredSetting } from "./setting.store.ts";
 
@@ -25,7 +25,6 @@ export interface SettingCache extends SettingReader {
 }
 
 const CHANNEL = "setting_changed";
-const RECONNECT_MS = 1_000;
 const MAX_AGE_MS = 5_000;
 
 interface Entry {
@@ -36,60 +35,32 @@ interface Entry {
 export function createSettingCache(url: string, db: CommonQueryMethods, logger: Logger): SettingCache {
   const entries = new Map<string, Entry>();
   let generation = 0; // bumped on every invalidation; a read started earlier is not cached
-  let listener: pg.Client | undefined;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-
   const invalidate = (name?: string) => {
     generation++;
     if (name === undefined) entries.clear();
     else entries.delete(name);
   };
-
-  const listen = async () => {
-    const client = new pg.Client({ connectionString: url, application_name: "svc settings" });
-    const reconnect = (error: Error) => {
-      if (listener !== client) return;
-      listener = undefined;
-      invalidate();
-      if (!closed) logger.warn({ error }, "settings change channel lost; reading settings from the store until it is back");
-      void client.end().catch(() => undefined);
-      if (!closed) timer = setTimeout(() => void listen(), RECONNECT_MS);
-    };
-    client.on("error", reconnect);
-    client.on("notification", (message) => invalidate(message.payload));
-    try {
-      await client.connect();
-      await client.query(`listen ${CHANNEL}`);
-      if (closed) return void (await client.end());
-      invalidate(); // anything cached before LISTEN may be stale
-      listener = client;
-    } catch (error) {
-      client.removeAllListeners("error");
-      client.on("error", () => undefined);
-      await client.end().catch(() => undefined);
-      if (!closed) timer = setTimeout(() => void listen(), RECONNECT_MS);
-      logger.debug({ error }, "settings change channel not available yet");
-    }
-  };
-  void listen();
+  const channel = listenToChannel({
+    url,
+    channel: CHANNEL,
+    applicationName: "svc settings",
+    logger,
+    onNotice: invalidate,
+    onListening: () => invalidate(), // anything cached before LISTEN may be stale
+    onLost: () => invalidate(),
+    lostMessage: "settings change channel lost; reading settings from the store until it is back",
+  });
 
   return {
     async get(name) {
       const entry = entries.get(name);
-      if (listener && entry && performance.now() - entry.readAt < MAX_AGE_MS) return entry.value;
+      if (channel.isListening() && entry && performance.now() - entry.readAt < MAX_AGE_MS) return entry.value;
       const started = generation;
       const readAt = performance.now();
       const value = await getStoredSetting(db, name);
-      if (listener && started === generation) entries.set(name, { value, readAt });
+      if (channel.isListening() && started === generation) entries.set(name, { value, readAt });
       return value;
     },
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      const client = listener;
-      listener = undefined;
-      await client?.end().catch(() => undefined);
-    },
+    close: () => channel.close(),
   };
 }

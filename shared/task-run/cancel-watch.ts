@@ -4,10 +4,9 @@
 // starts and after the channel reconnects, so a request made while nobody
 // listened is not missed.
 import type { CommonQueryMethods } from "slonik";
+import { listenToChannel } from "../platform/channel-listener.ts";
 import type { Logger } from "../platform/logger.ts";
-import { findCancelReason, listenForCancels, type CancelNotices } from "./cancel.store.ts";
-
-const RECONNECT_MS = 1_000;
+import { CANCEL_CHANNEL, findCancelReason } from "./cancel.store.ts";
 
 export interface CancelWatch {
   /** Calls `onCancel` once with the reason when the run is asked to stop (now or later); resolves to the function that ends the watch. */
@@ -17,10 +16,6 @@ export interface CancelWatch {
 
 export function createCancelWatch(url: string, db: CommonQueryMethods, logger: Logger): CancelWatch {
   const watched = new Map<number, (reason: string) => void>();
-  let notices: CancelNotices | undefined;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-
   const check = async (runId: number) => {
     const onCancel = watched.get(runId);
     if (!onCancel) return;
@@ -29,28 +24,17 @@ export function createCancelWatch(url: string, db: CommonQueryMethods, logger: L
     watched.delete(runId);
     onCancel(reason);
   };
-  const reconnectLater = () => {
-    if (!closed) timer = setTimeout(() => void connect(), RECONNECT_MS);
-  };
-  const connect = async () => {
-    try {
-      let lost = false;
-      const listening = await listenForCancels(url, (runId) => void check(runId), (error) => {
-        if (lost) return;
-        lost = true;
-        notices = undefined;
-        logger.warn({ error }, "task run cancel channel lost; reconnecting");
-        reconnectLater();
-      });
-      if (closed) return void (await listening.close());
-      notices = listening;
+  const channel = listenToChannel({
+    url,
+    channel: CANCEL_CHANNEL,
+    applicationName: "svc task run cancels",
+    logger,
+    onNotice: (payload) => void check(Number(payload)),
+    onListening: () => {
       for (const runId of watched.keys()) void check(runId);
-    } catch (error) {
-      logger.debug({ error }, "task run cancel channel not available yet");
-      reconnectLater();
-    }
-  };
-  void connect();
+    },
+    lostMessage: "task run cancel channel lost; reconnecting",
+  });
 
   return {
     async watch(runId, onCancel) {
@@ -60,11 +44,6 @@ export function createCancelWatch(url: string, db: CommonQueryMethods, logger: L
         if (watched.get(runId) === onCancel) watched.delete(runId);
       };
     },
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      await notices?.close();
-      notices = undefined;
-    },
+    close: () => channel.close(),
   };
 }

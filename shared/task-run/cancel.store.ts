@@ -3,11 +3,10 @@
 // worker executing it, sent on one channel in the requesting transaction (so
 // it is delivered exactly when the request commits). Each worker process
 // listens on its own connection.
-import pg from "pg";
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 
-const CANCEL_CHANNEL = "svc_task_run_cancel";
+export const CANCEL_CHANNEL = "svc_task_run_cancel";
 
 /** Records why a RUNNING run must stop; false when it is no longer RUNNING. */
 export async function recordCancelReason(db: CommonQueryMethods, runId: number, reason: string): Promise<boolean> {
@@ -27,31 +26,4 @@ export async function findCancelReason(db: CommonQueryMethods, runId: number): P
 export async function noticeCancels(db: CommonQueryMethods, runIds: readonly number[]): Promise<void> {
   if (runIds.length === 0) return;
   await db.query(sql.unsafe`select pg_notify(${CANCEL_CHANNEL}, id::text) from unnest(${sql.array(runIds, "int8")}) as id`);
-}
-
-export interface CancelNotices {
-  close(): Promise<void>;
-}
-
-/** Listens on its own connection: `onNotice(runId)` per notice; `onLost` when the connection goes (notices may then be missed). */
-export async function listenForCancels(url: string, onNotice: (runId: number) => void, onLost: (error: Error) => void): Promise<CancelNotices> {
-  const client = new pg.Client({ connectionString: url, keepAlive: true, application_name: "svc task run cancels" });
-  let closing = false;
-  client.on("error", (error) => void (closing || onLost(error)));
-  client.on("end", () => void (closing || onLost(new Error("the task run cancel channel closed"))));
-  client.on("notification", (message) => onNotice(Number(message.payload)));
-  try {
-    await client.connect();
-    await client.query(`listen ${CANCEL_CHANNEL}`);
-  } catch (error) {
-    closing = true;
-    await client.end().catch(() => undefined);
-    throw error;
-  }
-  return {
-    async close() {
-      closing = true;
-      await client.end().catch(() => undefined);
-    },
-  };
 }

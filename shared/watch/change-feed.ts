@@ -4,7 +4,7 @@
 // connection is lost it is opened again after a second; once it listens
 // again every subscriber is called, since a notice may have been missed
 // while it was down (contract §12.3, WatchRollout and WatchIssue).
-import pg from "pg";
+import { listenToChannel } from "../platform/channel-listener.ts";
 import type { Logger } from "../platform/logger.ts";
 import { CHANGE_CHANNEL } from "./change-notice.store.ts";
 
@@ -19,14 +19,8 @@ export interface ChangeFeed {
   close(): Promise<void>;
 }
 
-const RECONNECT_MS = 1_000;
-
 export function createChangeFeed(url: string, logger: Logger): ChangeFeed {
   const subscribers = new Map<string, Set<() => void>>();
-  let listener: pg.Client | undefined;
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-
   const notify = (name: string) => {
     for (const onChange of subscribers.get(name) ?? []) onChange();
   };
@@ -34,36 +28,15 @@ export function createChangeFeed(url: string, logger: Logger): ChangeFeed {
     for (const name of subscribers.keys()) notify(name);
   };
 
-  const listen = async () => {
-    const client = new pg.Client({ connectionString: url, application_name: "svc changes" });
-    const reconnect = (error: Error) => {
-      if (listener !== client) return;
-      listener = undefined;
-      if (!closed) logger.warn({ error }, "change notice channel lost; watchers wait for it to be back");
-      void client.end().catch(() => undefined);
-      if (!closed) timer = setTimeout(() => void listen(), RECONNECT_MS);
-    };
-    client.on("error", reconnect);
-    client.on("end", () => reconnect(new Error("the connection ended")));
-    client.on("notification", (message) => {
-      if (message.payload) notify(message.payload);
-    });
-    try {
-      await client.connect();
-      await client.query(`listen ${CHANGE_CHANNEL}`);
-      if (closed) return void (await client.end());
-      listener = client;
-      notifyAll(); // anything may have changed while nobody listened
-    } catch (error) {
-      client.removeAllListeners("error");
-      client.removeAllListeners("end");
-      client.on("error", () => undefined);
-      await client.end().catch(() => undefined);
-      if (!closed) timer = setTimeout(() => void listen(), RECONNECT_MS);
-      logger.debug({ error }, "change notice channel not available yet");
-    }
-  };
-  void listen();
+  const channel = listenToChannel({
+    url,
+    channel: CHANGE_CHANNEL,
+    applicationName: "svc changes",
+    logger,
+    onNotice: notify,
+    onListening: notifyAll, // anything may have changed while nobody listened
+    lostMessage: "change notice channel lost; watchers wait for it to be back",
+  });
 
   return {
     subscribe(name, onChange) {
@@ -82,12 +55,6 @@ export function createChangeFeed(url: string, logger: Logger): ChangeFeed {
       for (const forName of subscribers.values()) count += forName.size;
       return count;
     },
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      const client = listener;
-      listener = undefined;
-      await client?.end().catch(() => undefined);
-    },
+    close: () => channel.close(),
   };
 }

@@ -1,0 +1,81 @@
+// One PostgreSQL LISTEN connection that stays up: it reconnects a second
+// after it is lost, and says when it listens again, since a notice may have
+// been missed while it was down. The settings cache, the watch streams' change
+// feed and the worker's task-run cancel watch each keep one per process.
+import pg from "pg";
+import type { Logger } from "./logger.ts";
+
+export interface ChannelOptions {
+  url: string;
+  channel: string;
+  /** How the connection names itself in pg_stat_activity. */
+  applicationName: string;
+  logger: Logger;
+  /** Each notice's payload. */
+  onNotice(payload: string): void;
+  /** The connection listens (first time, or again after a loss): notices may have been missed before. */
+  onListening(): void;
+  /** The connection was lost: notices are missed until onListening. */
+  onLost?(): void;
+  /** Logged (warn) when the connection is lost, e.g. "settings change channel lost; …". */
+  lostMessage: string;
+}
+
+export interface ChannelListener {
+  isListening(): boolean;
+  close(): Promise<void>;
+}
+
+const RECONNECT_MS = 1_000;
+
+export function listenToChannel(options: ChannelOptions): ChannelListener {
+  let listener: pg.Client | undefined;
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+  const retry = () => {
+    if (!closed) timer = setTimeout(() => void listen(), RECONNECT_MS);
+  };
+
+  const listen = async () => {
+    const client = new pg.Client({ connectionString: options.url, application_name: options.applicationName, keepAlive: true });
+    const lose = (error: Error) => {
+      if (listener !== client) return;
+      listener = undefined;
+      options.onLost?.();
+      if (!closed) options.logger.warn({ error }, options.lostMessage);
+      void client.end().catch(() => undefined);
+      retry();
+    };
+    client.on("error", lose);
+    client.on("end", () => lose(new Error("the connection ended")));
+    client.on("notification", (message) => {
+      if (message.payload !== undefined) options.onNotice(message.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${options.channel}`);
+      if (closed) return void (await client.end());
+      listener = client;
+      options.onListening();
+    } catch (error) {
+      client.removeAllListeners("error");
+      client.removeAllListeners("end");
+      client.on("error", () => undefined);
+      await client.end().catch(() => undefined);
+      retry();
+      options.logger.debug({ error, channel: options.channel }, "notice channel not available yet");
+    }
+  };
+  void listen();
+
+  return {
+    isListening: () => listener !== undefined,
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      const client = listener;
+      listener = undefined;
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
