@@ -44,7 +44,8 @@ async function needsRefresh(db: CommonQueryMethods, ref: RolloutRef): Promise<bo
   const counts = await taskStateCounts(db, ref);
   if (stages.some((stage) => stageStateIn(rollout, stage, counts) !== stage.state)) return true;
   if (startedStages(stages).some((id) => has(counts.get(id), "NOT_STARTED"))) return true;
-  if (rollout.state !== "CANCELED" && rollout.state !== "PAUSED" && nextAutomaticStage(stages, await automaticEnvironments(db))) return true;
+  const waiting = rollout.state !== "CANCELED" && rollout.state !== "PAUSED" && stages.find((s) => !FINISHED.has(s.state))?.state === "NOT_STARTED";
+  if (waiting && nextAutomaticStage(stages, await automaticEnvironments(db))) return true;
   return rolloutStateOf(rollout.state, stages, [...counts.values()]) !== rollout.state;
 }
 
