@@ -1,0 +1,67 @@
+// A restart of the metadata store in the middle of a rollout (issue 6): every
+// connection of the server and the worker is cut while a task run executes,
+// and the store refuses new ones for a moment, as a PostgreSQL restart does.
+// Nothing is lost: the run ends with a clear reason (the worker stopped the
+// script it could no longer account for, and the transactional run left
+// nothing behind), no job stays locked, the API answers again, and a retry
+// applies the change exactly once.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { adminQuery } from "./helpers/db.ts";
+import { eventually } from "./helpers/instances.ts";
+import { HOLD_TABLE, RolloutHarness, WAIT_WHILE_HELD, type Json, type PgTarget } from "./helpers/rollout-harness.ts";
+
+describe("a restart of the metadata store mid-rollout", () => {
+  const harness = new RolloutHarness("restart");
+  let target: PgTarget;
+
+  before(async () => {
+    [target] = (await harness.start(1, [HOLD_TABLE])) as [PgTarget];
+  });
+  after(() => harness.stop());
+
+  /** Cuts every connection to the store's database and refuses new ones for `downMs`. */
+  const restartStore = async (downMs: number) => {
+    const name = new URL(harness.app.database.url).pathname.slice(1);
+    await adminQuery(`alter database ${name} allow_connections false`);
+    await adminQuery(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`);
+    await sleep(downMs);
+    await adminQuery(`alter database ${name} allow_connections true`);
+  };
+
+  it("keeps the rollout's state, ends the run with its reason, leaves no job locked, and applies the retry once", async () => {
+    const planId = await harness.checkedPlan(target, `create table kept (id int primary key);\n${WAIT_WHILE_HELD};\ninsert into kept values (1);`);
+    await target.query("update hold set held = true");
+    const rollout = await harness.rollout(planId);
+    const task: Json = rollout.tasks[0];
+    await harness.runIn(task, "RUNNING");
+
+    await restartStore(2_000);
+    await target.query("update hold set held = false");
+
+    // The API answers again, and the run is final with a reason.
+    let run: Json = {};
+    await eventually(async () => {
+      const reply = await harness.call("GET", `/v1/${task.name}/taskRuns`).catch(() => undefined);
+      run = reply?.status === 200 ? (reply.body.taskRuns?.[0] ?? {}) : {};
+      return ["DONE", "FAILED", "CANCELED"].includes(run.state);
+    }, 60_000);
+    // The script was held mid-transaction when the connections were cut: it cannot have committed.
+    assert.equal(run.state, "FAILED", JSON.stringify(run));
+    assert.match(run.detail, /lost/, JSON.stringify(run));
+    await assert.rejects(target.query("select 1 from kept"), /does not exist/, "the transactional run left nothing behind");
+    // No job of the worker is left locked by the connections that were cut.
+    await eventually(async () => {
+      const { rows } = await adminQuery("select count(*)::int as n from graphile_worker._private_jobs where locked_at is not null", harness.app.database.url);
+      return rows[0]!.n === 0;
+    }, 30_000);
+
+    await harness.ok("POST", `/v1/${rollout.name}/tasks:batchRun`, { tasks: [task.name] });
+    run = await harness.runIn(task);
+    assert.equal(run.state, "DONE", JSON.stringify(run));
+    const { rows } = (await target.query("select count(*)::int as n from kept")) as { rows: Json[] };
+    assert.equal(rows[0]!.n, 1, "applied exactly once");
+    assert.equal((await harness.ok("GET", `/v1/${rollout.name}`)).state, "DONE");
+  });
+});
