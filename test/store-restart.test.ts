@@ -49,13 +49,14 @@ describe("a restart of the metadata store mid-rollout", () => {
     }, 60_000);
     // The script was held mid-transaction when the connections were cut: it cannot have committed.
     assert.equal(run.state, "FAILED", JSON.stringify(run));
-    assert.match(run.detail, /lost/, JSON.stringify(run));
+    // Settled by the worker when its store came back, or by the reconciler: either says why.
+    assert.match(run.detail, /lost|could not complete/, JSON.stringify(run));
     await assert.rejects(target.query("select 1 from kept"), /does not exist/, "the transactional run left nothing behind");
     // No job of the worker is left locked by the connections that were cut.
     await eventually(async () => {
       const { rows } = await adminQuery("select count(*)::int as n from graphile_worker._private_jobs where locked_at is not null", harness.app.database.url);
       return rows[0]!.n === 0;
-    }, 30_000);
+    }, 60_000);
 
     await harness.ok("POST", `/v1/${rollout.name}/tasks:batchRun`, { tasks: [task.name] });
     run = await harness.runIn(task);

@@ -6,60 +6,24 @@
 // settlements and actions never deadlock.
 import type { CommonQueryMethods } from "slonik";
 import { addIssueEvent } from "../issue/issue-events.ts";
-import type { ReleaseFileRef } from "../plan/plan-specs.ts";
 import { noticeChange } from "../watch/change-notice.store.ts";
 import { rolloutName, taskRunName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout } from "./rollout.store.ts";
 import { createRuns } from "./run-creation.ts";
-import { findTask, findTaskExecutionFacts, lockTask, setTaskState, type TaskType } from "./task.store.ts";
-import { findTaskRun, markRunEnded, markRunRunning, type FinalRunState } from "./task-run.store.ts";
+import { lockTask, setTaskState } from "./task.store.ts";
+import { findTaskRun, lockTaskOfPendingRun, markRunEnded, markRunRunning, type FinalRunState, type StartedRun } from "./task-run.store.ts";
 
 export { enqueueTaskRun, enqueueTaskRuns } from "./run-creation.ts";
 
-export interface RunningTaskRun {
-  id: number;
-  taskId: number;
-  projectId: string;
-  rolloutId: string;
-  instanceId: string;
-  databaseName: string;
-  type: TaskType;
-  statement: string;
-  /** Index of the first statement to execute (a continuation skips those applied before). */
-  firstStatement: number;
-  releaseFile: ReleaseFileRef | undefined;
-  creator: string;
-  lockTimeoutMs: number;
-  /** 0 = no limit. */
-  statementTimeoutMs: number;
-}
+/** A run just started: what executing it needs (firstStatement: a continuation skips the statements applied before; statementTimeoutMs 0 = no limit). */
+export type RunningTaskRun = StartedRun;
 
 /** PENDING → RUNNING (and its task); undefined when the run is no longer PENDING, so it must not execute. */
 export async function startTaskRun(tx: CommonQueryMethods, runId: number): Promise<RunningTaskRun | undefined> {
-  const pending = await findTaskRun(tx, runId);
-  if (pending?.state !== "PENDING") return undefined;
-  await lockTask(tx, pending.taskId);
+  if ((await lockTaskOfPendingRun(tx, runId)) === undefined) return undefined;
   const run = await markRunRunning(tx, runId);
-  if (!run) return undefined;
-  const task = (await findTask(tx, run.taskId))!;
-  await setTaskState(tx, [task.id], "RUNNING");
-  await noticeChange(tx, rolloutName(run.rollout));
-  const facts = await findTaskExecutionFacts(tx, task.id);
-  return {
-    id: run.id,
-    taskId: task.id,
-    projectId: run.rollout.projectId,
-    rolloutId: run.rollout.id,
-    instanceId: task.instanceId,
-    databaseName: task.databaseName,
-    type: task.type,
-    statement: facts.statement,
-    firstStatement: run.firstStatement,
-    releaseFile: task.releaseFile,
-    creator: run.creator,
-    lockTimeoutMs: facts.lockTimeoutMs,
-    statementTimeoutMs: facts.statementTimeoutMs,
-  };
+  if (run) await noticeChange(tx, rolloutName({ projectId: run.projectId, id: run.rolloutId }));
+  return run;
 }
 
 export interface RunOutcome {

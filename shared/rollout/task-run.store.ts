@@ -3,6 +3,7 @@
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import type { RolloutRef } from "./rollout-names.ts";
+import { releaseFileColumn } from "./task.store.ts";
 
 export const TASK_RUN_STATES = ["PENDING", "RUNNING", "DONE", "FAILED", "CANCELED"] as const;
 export type TaskRunState = (typeof TASK_RUN_STATES)[number];
@@ -93,13 +94,67 @@ export async function findActiveRuns(db: CommonQueryMethods, ref: RolloutRef, ta
   ];
 }
 
-/** PENDING → RUNNING; undefined when the run is not PENDING. */
-export async function markRunRunning(db: CommonQueryMethods, id: number): Promise<TaskRunRow | undefined> {
+/** Locks the task of a PENDING run (lock order: task, then run); undefined when the run is not PENDING. */
+export async function lockTaskOfPendingRun(db: CommonQueryMethods, runId: number): Promise<number | undefined> {
   return (
-    (await db.maybeOne(sql.type(taskRunRow)`
-      update task_run set state = 'RUNNING', start_time = now(), update_time = now()
-      where id = ${id} and state = 'PENDING'
-      returning ${columns}`)) ?? undefined
+    (await db.maybeOneFirst(sql.type(z.object({ id: z.coerce.number() }))`
+      select t.id from task t join task_run r on r.task_id = t.id where r.id = ${runId} and r.state = 'PENDING' for update of t`)) ?? undefined
+  );
+}
+
+const startedRun = z
+  .object({
+    id: z.coerce.number(),
+    task_id: z.coerce.number(),
+    project_id: z.string(),
+    rollout_id: z.string(),
+    first_statement: z.number(),
+    creator: z.string(),
+    instance_id: z.string(),
+    database_name: z.string(),
+    type: z.enum(["DATABASE_MIGRATE", "DATABASE_DATA_UPDATE"]),
+    statement: z.string(),
+    release_file: releaseFileColumn.nullable(),
+    lock_timeout_ms: z.coerce.number(),
+    statement_timeout_ms: z.coerce.number(),
+  })
+  .transform((r) => ({
+    id: r.id,
+    taskId: r.task_id,
+    projectId: r.project_id,
+    rolloutId: r.rollout_id,
+    firstStatement: r.first_statement,
+    creator: r.creator,
+    instanceId: r.instance_id,
+    databaseName: r.database_name,
+    type: r.type,
+    statement: r.statement,
+    releaseFile: r.release_file ?? undefined,
+    lockTimeoutMs: r.lock_timeout_ms,
+    statementTimeoutMs: r.statement_timeout_ms,
+  }));
+
+export type StartedRun = z.infer<typeof startedRun>;
+
+/**
+ * PENDING → RUNNING, its task RUNNING, in one statement answering what
+ * executing it needs (the statement, the project's timeouts); undefined when
+ * the run is not PENDING. Lock the task first (lockTaskOfPendingRun).
+ */
+export async function markRunRunning(db: CommonQueryMethods, id: number): Promise<StartedRun | undefined> {
+  return (
+    (await db.maybeOne(sql.type(startedRun)`
+      with run as (
+        update task_run set state = 'RUNNING', start_time = now(), update_time = now()
+        where id = ${id} and state = 'PENDING'
+        returning id, task_id, project_id, rollout_id, first_statement, creator),
+      started as (
+        update task t set state = 'RUNNING', update_time = now() from run where t.id = run.task_id
+        returning t.id, t.instance_id, t.database_name, t.type, t.statement, t.release_file)
+      select run.id, run.task_id, run.project_id, run.rollout_id, run.first_statement, run.creator,
+             started.instance_id, started.database_name, started.type, started.statement, started.release_file,
+             p.lock_timeout_ms, p.statement_timeout_ms
+      from run join started on started.id = run.task_id join project p on p.id = run.project_id`)) ?? undefined
   );
 }
 

@@ -9,7 +9,8 @@ export const TASK_STATES = ["NOT_STARTED", "PENDING", "RUNNING", "DONE", "FAILED
 export type TaskState = (typeof TASK_STATES)[number];
 export type TaskType = "DATABASE_MIGRATE" | "DATABASE_DATA_UPDATE";
 
-const releaseFile = z.object({ release: z.string(), path: z.string(), version: z.string(), sha256: z.string() });
+/** task.release_file: the release file a release-sourced task applies. */
+export const releaseFileColumn = z.object({ release: z.string(), path: z.string(), version: z.string(), sha256: z.string() });
 
 const taskRow = z
   .object({
@@ -23,7 +24,7 @@ const taskRow = z
     database_name: z.string(),
     type: z.enum(["DATABASE_MIGRATE", "DATABASE_DATA_UPDATE"]),
     statement_sha256: z.string(),
-    release_file: releaseFile.nullable(),
+    release_file: releaseFileColumn.nullable(),
     state: z.enum(TASK_STATES),
     skipped_reason: z.string(),
     next_statement: z.number(),
@@ -130,23 +131,6 @@ export async function targetEnvironments(
     join unnest(${sql.array(refs.map((r) => r.instanceId), "text")}, ${sql.array(refs.map((r) => r.name), "text")}) as wanted (instance_id, name)
       on wanted.instance_id = d.instance_id and wanted.name = d.name`);
   return new Map(rows.map((r) => [`${r.instance_id}/${r.name}`, r.environment]));
-}
-
-const executionFacts = z.object({ statement: z.string(), lock_timeout_ms: z.coerce.number(), statement_timeout_ms: z.coerce.number() });
-
-/** What executing a task needs beyond its row: the statement and the project's timeouts. */
-export async function findTaskExecutionFacts(
-  db: CommonQueryMethods,
-  taskId: number,
-): Promise<{ statement: string; lockTimeoutMs: number; statementTimeoutMs: number }> {
-  const row = await db.one(sql.type(executionFacts)`
-    select t.statement, p.lock_timeout_ms, p.statement_timeout_ms
-    from task t join project p on p.id = t.project_id where t.id = ${taskId}`);
-  return { statement: row.statement, lockTimeoutMs: row.lock_timeout_ms, statementTimeoutMs: row.statement_timeout_ms };
-}
-
-export async function findTask(db: CommonQueryMethods, id: number): Promise<TaskRow | undefined> {
-  return (await db.maybeOne(sql.type(taskRow)`select ${columns} from task t where t.id = ${id}`)) ?? undefined;
 }
 
 /** Locks a task's row (lock order everywhere: rollout, then task, then task run). */

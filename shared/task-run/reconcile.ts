@@ -9,7 +9,9 @@
 //   FAILED with the statements its log shows applied;
 // - follows up every RUNNING rollout (progress.ts followUpRollout), for a
 //   worker that died between settling a run and moving its rollout on;
-// - unlocks the jobs held by worker pools that are gone (pool-presence.store.ts);
+// - unlocks the jobs held by worker pools that are gone (pool-presence.store.ts),
+//   and drops the locked jobs of runs that nobody executes (left by a worker
+//   that lost the store while finishing them; its pool lives on);
 // - dispatches PENDING runs left without a job that could start (unless the
 //   emergency pause is on; a run whose gate is closed for another reason is
 //   tried again each pass, and waits anew).
@@ -31,7 +33,7 @@ import { runConnection } from "./run-connection.ts";
 import { tryRunLockForTransaction } from "./run-locks.store.ts";
 import { countSettled, settleInTransaction } from "./settle-run.ts";
 import { runningRunIds } from "./start-gate.store.ts";
-import { findLostRun, findStrandedRuns, type LostRun } from "./task-run-execution.store.ts";
+import { dropOrphanedRunJobs, findLostRun, findStrandedRuns, type LostRun } from "./task-run-execution.store.ts";
 import { nextUnloggedStatement } from "./task-run-log.store.ts";
 import { followUpRollout } from "../rollout/progress.ts";
 import { runningRollouts } from "../rollout/rollout.store.ts";
@@ -46,6 +48,8 @@ export interface ReconcileDeps {
 export const RECONCILE_EVERY_MS = 10_000;
 const WORKER_LOST = "worker lost during execution";
 const STRANDED_BATCH = 500;
+/** A run's job stays locked for milliseconds unless the run executes (RUNNING). */
+const ORPHANED_JOB_GRACE_SECONDS = 15;
 
 export async function reconcileTaskRuns(deps: ReconcileDeps): Promise<void> {
   for (const runId of await runningRunIds(deps.db)) {
@@ -57,6 +61,8 @@ export async function reconcileTaskRuns(deps: ReconcileDeps): Promise<void> {
   }
   const gone = await unlockJobsOfGonePools(deps.db);
   if (gone.length > 0) deps.logger.warn({ pools: gone }, "unlocked the jobs of worker pools that are gone");
+  const orphaned = await dropOrphanedRunJobs(deps.db, ORPHANED_JOB_GRACE_SECONDS);
+  if (orphaned.length > 0) deps.logger.warn({ runs: orphaned }, "dropped the locked jobs of task runs that nobody executes");
   // While the emergency pause is on no run may start; lifting it dispatches every PENDING run.
   if ((await emergencyPauseReason(storedSettings(deps.db))) !== undefined) return;
   const stranded = await findStrandedRuns(deps.db, STRANDED_BATCH);

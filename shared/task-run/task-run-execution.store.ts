@@ -160,3 +160,24 @@ export async function findStrandedRuns(db: CommonQueryMethods, limit: number): P
     order by r.id limit ${limit}`);
   return rows.map((r) => ({ id: r.id, runAt: r.run_at ?? undefined }));
 }
+
+/**
+ * Deletes the jobs of runs that nobody executes although their job is
+ * locked: locked more than `graceSeconds` ago, and their run is not RUNNING
+ * (a run's job is locked for milliseconds unless it executes). Such a job
+ * was left by a worker that lost the store while finishing it (a restart of
+ * the metadata store): its pool lives on, so its lock would otherwise stand
+ * for graphile-worker's 4 hours. Answers the runs whose job went; a PENDING
+ * one among them is then dispatched again like any run without a job.
+ */
+export async function dropOrphanedRunJobs(db: CommonQueryMethods, graceSeconds: number): Promise<number[]> {
+  return [
+    ...(await db.anyFirst(sql.type(runId)`
+      delete from graphile_worker._private_jobs j
+      using graphile_worker._private_tasks k, task_run r
+      where k.id = j.task_id and k.identifier = 'taskRun.execute'
+        and j.locked_at < now() - make_interval(secs => ${graceSeconds})
+        and r.id = (j.payload->>'taskRunId')::bigint and r.state <> 'RUNNING'
+      returning r.id`)),
+  ];
+}
