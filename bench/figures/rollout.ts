@@ -23,7 +23,7 @@ import { findPolicies, replacePolicy } from "../../shared/iam/iam-policy.store.t
 import { userMember } from "../../shared/iam/members.ts";
 
 const LOGIN = { loginId: "bench-rollout", password: "Bench-Rollout-Pass-9" };
-const APPROVALS = 40;
+const APPROVALS = 100;
 /** BENCH_ROLLOUT_DATABASES overrides it for a quicker look. */
 const DATABASES = Number(process.env.BENCH_ROLLOUT_DATABASES ?? 500);
 /** The worker's job concurrency (worker/worker.ts DEFAULT_CONCURRENCY): the bare script uses as many connections. */
