@@ -17,11 +17,6 @@ export type Gate = { open: true } | { open: false; reason: string; retryAt?: Dat
 
 const OPEN: Gate = { open: true };
 
-/** The gate of one task's PENDING run; `settings` may be a cache (a display may be a moment late). */
-export async function startGate(db: CommonQueryMethods, settings: SettingReader, taskId: number, now = new Date()): Promise<Gate> {
-  return (await startGates(db, settings, [taskId], now)).get(taskId)!;
-}
-
 /**
  * The gate as the worker reads it in the transaction that claims the run
  * (marks it RUNNING): settings read from that transaction, and the
@@ -31,7 +26,7 @@ export async function startGate(db: CommonQueryMethods, settings: SettingReader,
  */
 export async function claimGate(tx: CommonQueryMethods, taskId: number, now = new Date()): Promise<Gate> {
   await shareEmergencyPauseLock(tx);
-  return startGate(tx, storedSettings(tx), taskId, now);
+  return (await startGates(tx, storedSettings(tx), [taskId], now)).get(taskId)!;
 }
 
 /** Why each given task (with a PENDING run) waits, in one query; tasks that may start have no entry. */
