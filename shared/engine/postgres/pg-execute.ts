@@ -29,15 +29,10 @@ const LOST_SESSION_WAIT_MS = 10_000;
 export async function pgExecute(connector: PgConnector, request: ExecuteRequest): Promise<ExecuteOutcome> {
   const statements = splitStatements("POSTGRES", request.script);
   return connector.withClient(request.database, async (client) => {
-    const serverVersion = Number((await client.query("show server_version_num")).rows[0].server_version_num);
+    const serverVersion = await setTimeouts(client, request);
     const kinds = await Promise.all(statements.map((s, i) => (i < request.firstStatement ? undefined : pgExecutionKind(s.text, serverVersion))));
     const transactional = !kinds.some((k) => k?.kind === "outside-transaction");
-    await client.query("select set_config('lock_timeout', $1, false), set_config('statement_timeout', $2, false)", [
-      String(request.lockTimeoutMs),
-      String(request.statementTimeoutMs),
-    ]);
-    if (transactional) await client.query("BEGIN");
-    const session = await readSession(client, transactional);
+    const session = await openSession(client, transactional);
     const stop = new ScriptStop(request.signal, transactional, () => cancelBackend(connector, request.database, session.pid));
     try {
       await request.onSession(session, transactional);
@@ -76,12 +71,25 @@ export async function pgEndLostSession(connector: PgConnector, session: TargetSe
 // Microseconds since the epoch: stable whatever the sessions' time zones.
 const BACKEND_START = "(extract(epoch from backend_start) * 1000000)::bigint::text";
 
-async function readSession(client: pg.Client, transactional: boolean): Promise<PgSession> {
-  const row = (await client.query(`select pid, ${BACKEND_START} as backend_start from pg_stat_activity where pid = pg_backend_pid()`)).rows[0];
-  const session: PgSession = { pid: Number(row.pid), backendStart: String(row.backend_start) };
-  // Assigns the transaction its id now, before anything of the script runs.
-  if (transactional) session.xid = String((await client.query("select txid_current()::text as xid")).rows[0].xid);
-  return session;
+/** Sets the session's lock and statement timeouts; answers the server's server_version_num. */
+async function setTimeouts(client: pg.Client, request: ExecuteRequest): Promise<number> {
+  const { rows } = await client.query(
+    "select current_setting('server_version_num') as version, set_config('lock_timeout', $1, false), set_config('statement_timeout', $2, false)",
+    [String(request.lockTimeoutMs), String(request.statementTimeoutMs)],
+  );
+  return Number(rows[0].version);
+}
+
+/**
+ * Reads the session (pid and start time, from this backend's own activity
+ * entry) and, for a transactional run, begins the transaction and assigns it
+ * its id now, before anything of the script runs: one round trip.
+ */
+async function openSession(client: pg.Client, transactional: boolean): Promise<PgSession> {
+  const session = `select pid, ${BACKEND_START} as backend_start${transactional ? ", txid_current()::text as xid" : ""} from pg_stat_get_activity(pg_backend_pid())`;
+  const results = (await client.query(transactional ? `BEGIN; ${session}` : session)) as pg.QueryResult | pg.QueryResult[];
+  const row = (Array.isArray(results) ? results.at(-1)! : results).rows[0];
+  return { pid: Number(row.pid), backendStart: String(row.backend_start), ...(transactional ? { xid: String(row.xid) } : {}) };
 }
 
 function skipped(kind: PgExecutionKind | undefined, transactional: boolean): boolean {
