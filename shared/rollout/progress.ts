@@ -14,6 +14,7 @@ import { rolloutName, stageName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout, findStages, setRolloutState, setStageState, type RolloutRow, type RolloutState, type StageRow, type StageState } from "./rollout.store.ts";
 import { findTasks, taskStateCounts, type TaskState } from "./task.store.ts";
 import { createRuns } from "./run-creation.ts";
+import { announceRunChange } from "./task-run-lifecycle.ts";
 
 const FINISHED: ReadonlySet<string> = new Set(["DONE", "SKIPPED"]);
 const ACTIVE: ReadonlySet<string> = new Set(["PENDING", "RUNNING"]);
@@ -27,13 +28,15 @@ export async function startStage(tx: CommonQueryMethods, rollout: RolloutRow, st
 }
 
 /**
- * After settlements committed: brings the rollout up to date when its tasks
- * call for it. Most settlements change nothing above their task and take no
- * lock here; a stage whose last task ended, a failure, or a task that may now
- * start takes the rollout's lock and refreshes. Each settlement checks after
- * its own commit, so the last of concurrent ones sees every other's end.
+ * After settlements committed: announces the change to watchers, and brings
+ * the rollout up to date when its tasks call for it. Most settlements change
+ * nothing above their task and take no lock here; a stage whose last task
+ * ended, a failure, or a task that may now start takes the rollout's lock and
+ * refreshes. Each settlement checks after its own commit, so the last of
+ * concurrent ones sees every other's end.
  */
 export async function followUpRollout(db: DatabasePool, ref: RolloutRef, actor: string): Promise<void> {
+  await announceRunChange(db, ref);
   if (await needsRefresh(db, ref)) await db.transaction((tx) => refreshRollout(tx, ref, actor));
 }
 

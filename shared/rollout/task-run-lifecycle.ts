@@ -18,12 +18,24 @@ export { enqueueTaskRun, enqueueTaskRuns } from "./run-creation.ts";
 /** A run just started: what executing it needs (firstStatement: a continuation skips the statements applied before; statementTimeoutMs 0 = no limit). */
 export type RunningTaskRun = StartedRun;
 
-/** PENDING → RUNNING (and its task); undefined when the run is no longer PENDING, so it must not execute. */
+/**
+ * PENDING → RUNNING (and its task); undefined when the run is no longer
+ * PENDING, so it must not execute. Watchers learn of it from the notice the
+ * caller sends after the commit (announceRunChange).
+ */
 export async function startTaskRun(tx: CommonQueryMethods, runId: number): Promise<RunningTaskRun | undefined> {
   if ((await lockTaskOfPendingRun(tx, runId)) === undefined) return undefined;
-  const run = await markRunRunning(tx, runId);
-  if (run) await noticeChange(tx, rolloutName({ projectId: run.projectId, id: run.rolloutId }));
-  return run;
+  return markRunRunning(tx, runId);
+}
+
+/**
+ * The notice of a run started or settled, sent after its transaction
+ * committed, outside any transaction: a notice inside a writing transaction
+ * holds the server's notification lock through the commit's WAL flush, which
+ * would put the commits of every concurrent run in one line.
+ */
+export async function announceRunChange(db: CommonQueryMethods, ref: RolloutRef): Promise<void> {
+  await noticeChange(db, rolloutName(ref));
 }
 
 export interface RunOutcome {
@@ -43,7 +55,8 @@ export interface RunOutcome {
  * Ends a PENDING or RUNNING run and sets its task; false when it had already
  * ended (then nothing changes). It takes no rollout lock, so that the runs of
  * a large rollout settle side by side: after the commit, call
- * followUpRollout (or, holding the rollout's lock, refreshRollout).
+ * followUpRollout, which announces the change (or, holding the rollout's
+ * lock, refreshRollout).
  */
 export async function settleTaskRun(tx: CommonQueryMethods, runId: number, outcome: RunOutcome): Promise<boolean> {
   const current = await findTaskRun(tx, runId);
@@ -65,7 +78,6 @@ export async function settleTaskRun(tx: CommonQueryMethods, runId: number, outco
     await setTaskState(tx, [run.taskId], outcome.state, { nextStatement: outcome.nextStatement });
   }
   if (outcome.state === "FAILED") await recordFailure(tx, run.rollout, run.taskId, runId, outcome, run.creator);
-  await noticeChange(tx, rolloutName(run.rollout));
   return true;
 }
 

@@ -8,10 +8,10 @@
 // resumes, the pause ends), and the reconciler catches a dispatch that was
 // lost.
 import { withTransaction, type Db } from "../platform/db.ts";
-import { enqueueTaskRun, startTaskRun, type RunningTaskRun } from "../rollout/task-run-lifecycle.ts";
+import { announceRunChange, enqueueTaskRun, startTaskRun, type RunningTaskRun } from "../rollout/task-run-lifecycle.ts";
 import type { RunLocks } from "./run-locks.store.ts";
 import { claimGate } from "./start-gate.ts";
-import { findPendingRunTarget, takeRolloutSlot } from "./task-run-execution.store.ts";
+import { findPendingRunTarget, takeRolloutSlot, type PendingRunTarget } from "./task-run-execution.store.ts";
 
 export type Claim = { kind: "started"; run: RunningTaskRun } | { kind: "waiting"; reason: string } | { kind: "gone" };
 
@@ -19,6 +19,12 @@ export type Claim = { kind: "started"; run: RunningTaskRun } | { kind: "waiting"
 export async function claimTaskRun(db: Db, locks: RunLocks, runId: number): Promise<Claim> {
   const pending = await findPendingRunTarget(db, runId);
   if (!pending) return { kind: "gone" };
+  const claim = await claimInTransaction(db, locks, runId, pending);
+  if (claim.kind === "started") await announceRunChange(db, { projectId: claim.run.projectId, id: claim.run.rolloutId });
+  return claim;
+}
+
+async function claimInTransaction(db: Db, locks: RunLocks, runId: number, pending: PendingRunTarget): Promise<Claim> {
   const { instanceId, databaseName } = pending;
   return withTransaction(db, async (tx): Promise<Claim> => {
     const gate = await claimGate(tx, pending.taskId);
