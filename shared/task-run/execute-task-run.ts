@@ -13,7 +13,7 @@
 import { withTransaction, type Db } from "../platform/db.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { Metrics } from "../platform/metrics.ts";
-import type { ExecuteOutcome } from "../engine/target.ts";
+import type { ExecuteOutcome, StatementLog } from "../engine/target.ts";
 import { errorMessage } from "../engine/connect-failure.ts";
 import { withTarget } from "../instance/instance-target.ts";
 import { followUpRollout } from "../rollout/progress.ts";
@@ -29,6 +29,7 @@ import { runConnection } from "./run-connection.ts";
 import { RunLocks, type LockConnections } from "./run-locks.store.ts";
 import { countSettled, settleInTransaction } from "./settle-run.ts";
 import { recordRunSession } from "./task-run-execution.store.ts";
+import { insertLogEntries } from "./task-run-log.store.ts";
 import { TaskRunLogWriter } from "./task-run-log-writer.ts";
 
 export interface ExecutionDeps {
@@ -64,15 +65,21 @@ async function runClaimed(deps: ExecutionDeps, locks: RunLocks, run: RunningTask
   const decision: ReleaseGateDecision = run.releaseFile ? await releaseGate(deps.db, { ...run, releaseFile: run.releaseFile }) : { kind: "apply" };
   if (decision.kind === "skip") return settle(deps, locks, run, { state: "DONE", detail: decision.reason, skipTask: decision.reason }, false);
   if (decision.kind === "refuse") return settle(deps, locks, run, { state: "FAILED", detail: `not run: ${decision.message}`, error: decision.message }, false);
-  const outcome = await executeOnTarget(deps, run, lost);
-  await settle(deps, locks, run, outcome, true);
+  const log = new TaskRunLogWriter(deps.db, run.id);
+  const outcome = await executeOnTarget(deps, run, log, lost);
+  await settle(deps, locks, run, outcome, true, log.takeRest());
 }
 
-/** Settles (retrying a failing store a few times); the target's lock is released before commit, so the runs dispatched find it free. */
-async function settle(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun, outcome: RunOutcome, applied: boolean): Promise<void> {
+/**
+ * Settles (retrying a failing store a few times), writing the rest of the
+ * run's log in the same transaction; the target's lock is released before
+ * commit, so the runs dispatched find it free.
+ */
+async function settle(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun, outcome: RunOutcome, applied: boolean, logRest: readonly StatementLog[] = []): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       const settled = await withTransaction(deps.db, async (tx) => {
+        await insertLogEntries(tx, run.id, logRest);
         const done = await settleInTransaction(tx, run, outcome, applied);
         await locks.unlockTarget(run.instanceId, run.databaseName).catch(() => undefined); // a lost connection released it already
         return done;
@@ -90,10 +97,10 @@ async function settle(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun,
   }
 }
 
-async function executeOnTarget(deps: ExecutionDeps, run: RunningTaskRun, lost: AbortSignal): Promise<RunOutcome> {
+/** Runs the script; the log entries not yet written are left in `log` for the settlement. */
+async function executeOnTarget(deps: ExecutionDeps, run: RunningTaskRun, log: TaskRunLogWriter, lost: AbortSignal): Promise<RunOutcome> {
   const stop = new AbortController();
   const unwatch = await deps.cancels.watch(run.id, (reason) => stop.abort(isSuspension(reason) ? "suspend" : "cancel"));
-  const log = new TaskRunLogWriter(deps.db, run.id);
   let transactional: boolean | undefined;
   try {
     const config = await runConnection(deps.db, deps.secrets, run.instanceId);
@@ -113,10 +120,8 @@ async function executeOnTarget(deps: ExecutionDeps, run: RunningTaskRun, lost: A
         onStatement: (entry) => log.add(entry),
       }),
     );
-    await log.flush();
     return await outcomeOf(deps, run, result);
   } catch (error) {
-    await log.flush().catch(() => undefined);
     const message = errorMessage(error);
     const applied = transactional === false ? "the log shows the statements applied" : "nothing was applied";
     return { state: "FAILED", detail: `the run could not complete: ${message}; ${applied}`, error: message };

@@ -1,8 +1,9 @@
 // Writes a task run's statement log (contract §12.4) in batches: at most
 // BATCH entries or BATCH_MS apart while the script runs, the rest when it
-// ends. A run whose statements apply one by one (autocommit) writes each
-// entry before the next statement starts, so that after a crash the log
-// says exactly which statements were applied (§12.6).
+// ends (in the transaction that settles the run). A run whose statements
+// apply one by one (autocommit) writes each entry before the next statement
+// starts, so that after a crash the log says exactly which statements were
+// applied (§12.6).
 import type { CommonQueryMethods } from "slonik";
 import type { StatementLog } from "../engine/target.ts";
 import { insertLogEntries } from "./task-run-log.store.ts";
@@ -26,6 +27,11 @@ export class TaskRunLogWriter {
   async add(entry: StatementLog): Promise<void> {
     this.pending.push(entry);
     if (this.eachAtOnce || this.pending.length >= BATCH || performance.now() - this.lastWrite >= BATCH_MS) await this.flush();
+  }
+
+  /** The entries not yet written, for the settling transaction to write; the writer forgets them. */
+  takeRest(): StatementLog[] {
+    return this.pending.splice(0);
   }
 
   async flush(): Promise<void> {
