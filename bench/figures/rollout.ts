@@ -14,6 +14,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Logger, run } from "graphile-worker";
 import pg from "pg";
 import { startChildProcess, startChildServer, type ChildServer } from "../harness/child-server.ts";
+import { processCpuSeconds } from "../harness/cpu.ts";
+import { postgresCpuReader, type CpuReader } from "../harness/postgres-cpu.ts";
 import { Latencies, percentile } from "../harness/load-result.ts";
 import { note, ratioOf, type BenchContext, type Figure, type Row } from "../harness/types.ts";
 import { makeUser } from "../../test/helpers/users.ts";
@@ -51,9 +53,13 @@ export const rolloutFigure: Figure = {
       const latency = await approveToRunning(api, context.databaseUrl);
       const bare = await bareDispatch(context.databaseUrl);
       databases.push(...(await createTargets(context.databaseUrl)));
-      const rolled = await rolloutTo(api, context.databaseUrl, databases);
+      const readPostgresCpu = await postgresCpuReader(context.databaseUrl);
+      const rolloutCpu = cpuOf([server.pid, worker.pid], readPostgresCpu);
+      const rolled = await rolloutTo(api, context.databaseUrl, databases, rolloutCpu);
+      const scriptCpu = cpuOf([], readPostgresCpu);
+      scriptCpu.start();
       const script = await bareScript(context.databaseUrl, databases);
-      return [latencyRow(latency, bare), throughputRow(rolled, script)];
+      return [latencyRow(latency, bare), throughputRow(rolled, script), cpuRow(rolloutCpu.spent(), scriptCpu.spent())];
     } finally {
       await worker?.stop();
       await server?.stop();
@@ -116,16 +122,34 @@ async function prepareProject(api: Api, databaseUrl: string): Promise<void> {
   });
 }
 
-async function adopt(api: Api, names: string[]): Promise<void> {
+/**
+ * Moves the databases into project `bench` once a sync of the instance has
+ * found them, after that sync has ended: a sync still reading the schemas of
+ * hundreds of databases would share the worker with the measured rollout.
+ */
+async function adopt(api: Api, databaseUrl: string, names: string[]): Promise<void> {
   const wanted = names.map((name) => `instances/bench/databases/${name}`);
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 0; ; attempt++) {
     const found = new Set((((await api.call("GET", "/v1/instances/bench/databases?pageSize=1000")).databases ?? []) as Json[]).map((d) => d.name as string));
     if (wanted.every((name) => found.has(name))) break;
     if (attempt === 600) throw new Error("the instance sync did not find the bench databases");
     if (attempt % 20 === 0) await api.call("POST", "/v1/instances/bench:sync", {});
     await sleep(500);
   }
+  await syncsEnded(databaseUrl);
   await api.call("POST", "/v1/databases:transfer", { databases: wanted, targetProject: "projects/bench" });
+}
+
+async function syncsEnded(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const pendingSyncs = async () =>
+      Number((await client.query("select count(*) as n from graphile_worker.jobs where task_identifier = 'instance.sync'")).rows[0].n);
+    while ((await pendingSyncs()) > 0) await sleep(100);
+  } finally {
+    await client.end();
+  }
 }
 
 async function settled(api: Api, issue: string): Promise<Json> {
@@ -139,7 +163,7 @@ async function settled(api: Api, issue: string): Promise<Json> {
 /** ApproveIssue sent → the first task run's start_time, APPROVALS times in turn. */
 async function approveToRunning(api: Api, databaseUrl: string): Promise<Latencies> {
   const own = new URL(databaseUrl).pathname.slice(1);
-  await adopt(api, [own]);
+  await adopt(api, databaseUrl, [own]);
   const target = `instances/bench/databases/${own}`;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -225,15 +249,50 @@ async function adminQuery(databaseUrl: string, text: string): Promise<void> {
   }
 }
 
-/** Milliseconds from the rollout's creation to the end of its last task run. */
-async function rolloutTo(api: Api, databaseUrl: string, names: string[]): Promise<number> {
-  await adopt(api, names);
+/**
+ * CPU seconds spent from start() to spent(): by the given processes, this
+ * process, and the PostgreSQL server (when it can be read); what other work
+ * on the machine takes does not count, unlike in the elapsed time.
+ */
+interface CpuMeter {
+  start(): void;
+  spent(): CpuSpent;
+}
+
+interface CpuSpent {
+  seconds: number;
+  /** undefined when the server's processes cannot be read. */
+  postgres: number | undefined;
+  processes: number;
+}
+
+function cpuOf(pids: readonly number[], readPostgres: CpuReader | undefined): CpuMeter {
+  const read = () => {
+    const own = process.cpuUsage();
+    return { processes: pids.reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0), 0) + (own.user + own.system) / 1e6, postgres: readPostgres?.() };
+  };
+  let started: ReturnType<typeof read> | undefined;
+  return {
+    start: () => void (started ??= read()),
+    spent: () => {
+      const now = read();
+      const from = started ?? now;
+      const postgres = now.postgres === undefined ? undefined : now.postgres - from.postgres!;
+      const processes = now.processes - from.processes;
+      return { seconds: processes + (postgres ?? 0), postgres, processes };
+    },
+  };
+}
+
+/** Milliseconds from the rollout's creation to the end of its last task run; `cpu` starts when the rollout exists. */
+async function rolloutTo(api: Api, databaseUrl: string, names: string[], cpu: CpuMeter): Promise<number> {
+  await adopt(api, databaseUrl, names);
   // The default rule set (no rule for test) makes the issue SKIPPED: the rollout starts when its checks finish.
   await api.call("PATCH", "/v1/settings/WORKSPACE_APPROVAL?updateMask=workspaceApproval.rules", { value: { workspaceApproval: { rules: [] } } });
   const targets = names.map((name) => `instances/bench/databases/${name}`);
   const plan = await api.call("POST", "/v1/projects/bench/plans", { title: "ddl to 500", specs: [{ changeDatabaseConfig: { targets, statement: "create table bench_rollout (id int)" } }] });
   note(`rolling out to ${names.length} databases (the plan's checks run first)`);
-  const issue = await api.call("POST", "/v1/projects/bench/issues", { plan: plan.name });
+  const issueId = String((await api.call("POST", "/v1/projects/bench/issues", { plan: plan.name })).name).split("/").at(-1)!;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -242,15 +301,16 @@ async function rolloutTo(api: Api, databaseUrl: string, names: string[]): Promis
         `select o.state, (extract(epoch from max(r.end_time) - o.create_time) * 1000)::text as ms
          from rollout o left join task_run r on r.project_id = o.project_id and r.rollout_id = o.id
          where o.project_id = 'bench' and o.issue_id = $1 group by o.state, o.create_time`,
-        [String(issue.name).split("/").at(-1)],
+        [issueId],
       );
       const row = rows[0];
+      if (row) cpu.start();
       if (row?.state === "DONE") {
-        await describeRuns(client, String(issue.name).split("/").at(-1)!);
+        await describeRuns(client, issueId);
         return Number(row.ms);
       }
       if (row?.state === "FAILED" || row?.state === "CANCELED") throw new Error(`the rollout ended ${row.state}`);
-      await sleep(200);
+      await sleep(row ? 200 : 10);
     }
   } finally {
     await client.end();
@@ -315,6 +375,19 @@ function latencyRow(latency: Latencies, bare: Latencies): Row {
       baselineP99Ms: percentile(bare.sorted(), 99),
       note: `target p50 ≤ ${TARGET_P50_MS} ms, p99 ≤ ${TARGET_P99_MS} ms ${met ? "ok" : "MISSED"}; baseline: bare graphile-worker job dispatch`,
     },
+  };
+}
+
+function cpuRow(rollout: CpuSpent, script: CpuSpent): Row {
+  const parts = (spent: CpuSpent) => `${round2(spent.processes)} s in Node${spent.postgres === undefined ? "" : `, ${round2(spent.postgres)} s in PostgreSQL`}`;
+  const scope = rollout.postgres === undefined ? "the API server, the worker and this process (PostgreSQL not readable)" : "PostgreSQL, the API server, the worker and this process";
+  return {
+    name: "rollout.ddl_500_cpu",
+    value: round2(rollout.seconds),
+    unit: "cpu-s",
+    baseline: round2(script.seconds),
+    ratio: ratioOf(script.seconds, rollout.seconds),
+    detail: { note: `CPU seconds of ${scope}: rollout ${parts(rollout)}; bare script ${parts(script)}` },
   };
 }
 

@@ -2,7 +2,7 @@
 // generator) on the other cores, so the two never share a core. Needs
 // taskset and at least two cores; otherwise everything floats.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { note } from "./types.ts";
 
@@ -39,11 +39,33 @@ export function pinSelfToGeneratorCores(): void {
 }
 
 /** CPU seconds (user + system) a process has used so far; undefined without /proc. */
-function processCpuSeconds(pid: number): number | undefined {
+export function processCpuSeconds(pid: number): number | undefined {
+  return statFields(pid, (fields) => (Number(fields[11]) + Number(fields[12])) / 100); // utime + stime, in USER_HZ (100 on Linux)
+}
+
+/** The process's parent, from /proc; undefined when it is gone. */
+export function parentPid(pid: number): number | undefined {
+  return statFields(pid, (fields) => Number(fields[1]));
+}
+
+/** CPU seconds of `pid` and of its ended children so far (utime + stime + cutime + cstime). */
+export function processTreeCpuSeconds(pid: number): number | undefined {
+  return statFields(pid, (f) => (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100);
+}
+
+/** The live children of `pid`. */
+export function childPids(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (/^\d+$/.test(entry) && parentPid(Number(entry)) === pid) children.push(Number(entry));
+  }
+  return children;
+}
+
+function statFields<T>(pid: number, pick: (fields: string[]) => T): T | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100 on Linux)
+    return pick(stat.slice(stat.lastIndexOf(")") + 2).split(" "));
   } catch {
     return undefined;
   }
