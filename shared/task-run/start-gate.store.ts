@@ -25,14 +25,12 @@ export async function findGateFacts(db: CommonQueryMethods, taskIds: readonly nu
   if (taskIds.length === 0) return new Map();
   const rows = await db.any(sql.type(gateFacts)`
     select t.id as task_id, r.state as rollout_state,
-      p.require_plan_check_success and exists (
-        select 1 from jsonb_array_elements((
-          select c.results from plan_check_run c
-          where c.project_id = r.project_id and c.plan_id = r.plan_id and c.status in ('DONE', 'FAILED')
-          order by c.id desc limit 1)) as result
-        where result->>'status' = 'ERROR' and result->>'specId' = t.spec_id
-          and result->>'target' = 'instances/' || t.instance_id || '/databases/' || t.database_name
-      ) as plan_check_errors,
+      p.require_plan_check_success and coalesce((
+        select c.error_results from plan_check_run c
+        where c.project_id = r.project_id and c.plan_id = r.plan_id and c.status in ('DONE', 'FAILED')
+        order by c.id desc limit 1
+      ) @> jsonb_build_array(jsonb_build_object(
+        'specId', t.spec_id, 'target', 'instances/' || t.instance_id || '/databases/' || t.database_name)), false) as plan_check_errors,
       exists (
         select 1 from task_run other join task o on o.id = other.task_id
         where other.state = 'RUNNING' and o.id <> t.id and o.instance_id = t.instance_id and o.database_name = t.database_name
