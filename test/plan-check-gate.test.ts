@@ -15,7 +15,7 @@ describe("plan check errors hold a task run", () => {
   let withoutTable: PgTarget;
 
   before(async () => {
-    [withTable, withoutTable] = await harness.start(2);
+    [withTable, withoutTable] = (await harness.start(2)) as [PgTarget, PgTarget];
     await withTable!.query("create table orders (id int)");
   });
   after(() => harness.stop());

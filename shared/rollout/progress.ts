@@ -11,8 +11,17 @@ import { storedSettings } from "../settings/setting-cache.ts";
 import { readEnvironments } from "../settings/environments.ts";
 import { noticeChange } from "../watch/change-notice.store.ts";
 import { rolloutName, stageName, type RolloutRef } from "./rollout-names.ts";
-import { findRollout, findStages, setRolloutState, setStageState, type RolloutRow, type RolloutState, type StageRow, type StageState } from "./rollout.store.ts";
-import { findTasks, taskStateCounts, type TaskState } from "./task.store.ts";
+import {
+  findRollout,
+  findRolloutProgress,
+  setRolloutState,
+  setStageState,
+  type RolloutRow,
+  type RolloutState,
+  type StageRow,
+  type StageState,
+} from "./rollout.store.ts";
+import { findTasks, type TaskState } from "./task.store.ts";
 import { createRuns } from "./run-creation.ts";
 import { announceRunChange } from "./task-run-lifecycle.ts";
 
@@ -41,10 +50,9 @@ export async function followUpRollout(db: DatabasePool, ref: RolloutRef, actor: 
 }
 
 async function needsRefresh(db: CommonQueryMethods, ref: RolloutRef): Promise<boolean> {
-  const rollout = await findRollout(db, ref);
-  if (!rollout || rollout.state === "DONE") return false;
-  const stages = await findStages(db, ref);
-  const counts = await taskStateCounts(db, ref);
+  const progress = await findRolloutProgress(db, ref);
+  if (!progress || progress.rollout.state === "DONE") return false;
+  const { rollout, stages, counts } = progress;
   if (stages.some((stage) => stageStateIn(rollout, stage, counts) !== stage.state)) return true;
   if (startedStages(stages).some((id) => has(counts.get(id), "NOT_STARTED"))) return true;
   const waiting = rollout.state !== "CANCELED" && rollout.state !== "PAUSED" && stages.find((s) => !FINISHED.has(s.state))?.state === "NOT_STARTED";
@@ -58,8 +66,7 @@ export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, ac
   if (!rollout) return;
   const automatic = await automaticEnvironments(tx);
   for (;;) {
-    const stages = await findStages(tx, ref);
-    const counts = await taskStateCounts(tx, ref);
+    const { stages, counts } = (await findRolloutProgress(tx, ref))!;
     for (const stage of stages) {
       const state = stageStateIn(rollout, stage, counts);
       if (state !== stage.state) {

@@ -2,6 +2,7 @@
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import type { RolloutRef } from "./rollout-names.ts";
+import { TASK_STATES, type TaskState } from "./task.store.ts";
 
 export const ROLLOUT_STATES = ["NOT_STARTED", "RUNNING", "PAUSED", "DONE", "FAILED", "CANCELED"] as const;
 export type RolloutState = (typeof ROLLOUT_STATES)[number];
@@ -98,6 +99,39 @@ export async function insertStages(db: CommonQueryMethods, ref: RolloutRef, stag
     insert into stage (project_id, rollout_id, id, position)
     select ${ref.projectId}, ${ref.id}, id, position - 1
     from unnest(${sql.array(stageIds, "text")}) with ordinality as s (id, position)`);
+}
+
+const progressRow = z.object({
+  rollout: rolloutRow,
+  stages: z.array(stageRow),
+  counts: z.array(z.object({ stage_id: z.string(), state: z.enum(TASK_STATES), count: z.number() })),
+});
+
+/** What deciding a rollout's progress needs: the rollout, its stages in order, and how many tasks of each stage are in each state. */
+export interface RolloutProgress {
+  rollout: RolloutRow;
+  stages: StageRow[];
+  counts: Map<string, Map<TaskState, number>>;
+}
+
+/** The rollout's progress in one statement (the follow-up after each settlement reads it); undefined when the rollout does not exist. */
+export async function findRolloutProgress(db: CommonQueryMethods, ref: RolloutRef): Promise<RolloutProgress | undefined> {
+  const row = await db.maybeOne(sql.type(progressRow)`
+    select row_to_json(r) as rollout,
+      coalesce((select json_agg(json_build_object('id', s.id, 'position', s.position, 'state', s.state) order by s.position)
+                from stage s where s.project_id = r.project_id and s.rollout_id = r.id), '[]') as stages,
+      coalesce((select json_agg(json_build_object('stage_id', c.stage_id, 'state', c.state, 'count', c.count))
+                from (select t.stage_id, t.state, count(*) as count from task t
+                      where t.project_id = r.project_id and t.rollout_id = r.id group by t.stage_id, t.state) c), '[]') as counts
+    from rollout r where r.project_id = ${ref.projectId} and r.id = ${ref.id}`);
+  if (!row) return undefined;
+  const counts = new Map<string, Map<TaskState, number>>();
+  for (const count of row.counts) {
+    const stage = counts.get(count.stage_id) ?? new Map<TaskState, number>();
+    stage.set(count.state, count.count);
+    counts.set(count.stage_id, stage);
+  }
+  return { rollout: row.rollout, stages: row.stages, counts };
 }
 
 /** The rollout's stages in order. */

@@ -137,19 +137,3 @@ export async function targetEnvironments(
 export async function lockTask(db: CommonQueryMethods, id: number): Promise<void> {
   await db.query(sql.unsafe`select 1 from task where id = ${id} for update`);
 }
-
-const stateCount = z.object({ stage_id: z.string(), state: z.enum(TASK_STATES), count: z.coerce.number() });
-
-/** How many tasks of each stage are in each state. */
-export async function taskStateCounts(db: CommonQueryMethods, ref: RolloutRef): Promise<Map<string, Map<TaskState, number>>> {
-  const rows = await db.any(sql.type(stateCount)`
-    select stage_id, state, count(*) as count from task
-    where project_id = ${ref.projectId} and rollout_id = ${ref.id} group by stage_id, state`);
-  const counts = new Map<string, Map<TaskState, number>>();
-  for (const row of rows) {
-    const stage = counts.get(row.stage_id) ?? new Map<TaskState, number>();
-    stage.set(row.state, row.count);
-    counts.set(row.stage_id, stage);
-  }
-  return counts;
-}
