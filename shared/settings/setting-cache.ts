@@ -8,7 +8,7 @@
 import type { CommonQueryMethods } from "slonik";
 import { listenToChannel } from "../platform/channel-listener.ts";
 import type { Logger } from "../platform/logger.ts";
-import { getStoredSetting } from "./setting.store.ts";
+import { getStoredSetting, getStoredSettings } from "./setting.store.ts";
 
 export interface SettingReader {
   /** The stored payload of a setting, or undefined when never written. */
@@ -18,6 +18,12 @@ export interface SettingReader {
 /** Reads the store directly (inside a transaction, or where no cache runs). */
 export function storedSettings(db: CommonQueryMethods): SettingReader {
   return { get: (name) => getStoredSetting(db, name) };
+}
+
+/** Reads the named settings from the store now, in one query, and answers those (others are read when asked for). */
+export async function storedSettingsOf(db: CommonQueryMethods, names: readonly string[]): Promise<SettingReader> {
+  const values = await getStoredSettings(db, names);
+  return { get: async (name) => (names.includes(name) ? values.get(name) : getStoredSetting(db, name)) };
 }
 
 export interface SettingCache extends SettingReader {

@@ -3,11 +3,18 @@ import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 
 const settingValue = z.object({ value: z.record(z.string(), z.unknown()) });
+const namedSettingValue = settingValue.extend({ name: z.string() });
 
 /** The stored payload of a setting, or undefined when it was never written. */
 export async function getStoredSetting(db: CommonQueryMethods, name: string): Promise<Record<string, unknown> | undefined> {
   const row = await db.maybeOne(sql.type(settingValue)`select value from setting where name = ${name}`);
   return row?.value;
+}
+
+/** The stored payloads of the named settings that were ever written, by name (one query). */
+export async function getStoredSettings(db: CommonQueryMethods, names: readonly string[]): Promise<Map<string, Record<string, unknown>>> {
+  const rows = await db.any(sql.type(namedSettingValue)`select name, value from setting where name = any(${sql.array(names, "text")})`);
+  return new Map(rows.map((r) => [r.name, r.value]));
 }
 
 /** Stores the workspace profile of a new workspace, unless one exists. */

@@ -6,7 +6,7 @@
 // database busy; so the emergency pause wins over the window.
 import type { CommonQueryMethods } from "slonik";
 import type { MaintenanceWindowSetting } from "../gen/svc/v1/setting_operations_pb.js";
-import { storedSettings, type SettingReader } from "../settings/setting-cache.ts";
+import { storedSettingsOf, type SettingReader } from "../settings/setting-cache.ts";
 import { settingKind } from "../settings/setting-catalog.ts";
 import { effectiveValue } from "../settings/setting-value.ts";
 import { emergencyPauseReason } from "./emergency-pause.ts";
@@ -26,7 +26,8 @@ const OPEN: Gate = { open: true };
  */
 export async function claimGate(tx: CommonQueryMethods, taskId: number, now = new Date()): Promise<Gate> {
   await shareEmergencyPauseLock(tx);
-  return (await startGates(tx, storedSettings(tx), [taskId], now)).get(taskId)!;
+  const settings = await storedSettingsOf(tx, ["EMERGENCY_PAUSE", "MAINTENANCE_WINDOW"]);
+  return (await startGates(tx, settings, [taskId], now)).get(taskId)!;
 }
 
 /** Why each given task (with a PENDING run) waits, in one query; tasks that may start have no entry. */
