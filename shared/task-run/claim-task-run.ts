@@ -11,14 +11,12 @@ import { withTransaction, type Db } from "../platform/db.ts";
 import { announceRunChange, enqueueTaskRun, startTaskRun, type RunningTaskRun } from "../rollout/task-run-lifecycle.ts";
 import type { RunLocks } from "./run-locks.store.ts";
 import { claimGate } from "./start-gate.ts";
-import { findPendingRunTarget, takeRolloutSlot, type PendingRunTarget } from "./task-run-execution.store.ts";
+import { takeRolloutSlot, type PendingRunTarget } from "./task-run-execution.store.ts";
 
 export type Claim = { kind: "started"; run: RunningTaskRun } | { kind: "waiting"; reason: string } | { kind: "gone" };
 
-/** `locks` holds the run's own lock already; on "started" it holds the target database's too. */
-export async function claimTaskRun(db: Db, locks: RunLocks, runId: number): Promise<Claim> {
-  const pending = await findPendingRunTarget(db, runId);
-  if (!pending) return { kind: "gone" };
+/** `locks` holds the run's own lock already (taken with `pending`, its target); on "started" it holds the target database's too. */
+export async function claimTaskRun(db: Db, locks: RunLocks, runId: number, pending: PendingRunTarget): Promise<Claim> {
   const claim = await claimInTransaction(db, locks, runId, pending);
   if (claim.kind === "started") await announceRunChange(db, { projectId: claim.run.projectId, id: claim.run.rolloutId });
   return claim;

@@ -51,8 +51,9 @@ export async function executeTaskRun(deps: ExecutionDeps, runId: number): Promis
   const lost = new AbortController();
   const locks = await RunLocks.open(deps.lockConnections, (error) => lost.abort(error));
   try {
-    if (!(await locks.tryLockRun(runId))) return;
-    const claim = await claimTaskRun(deps.db, locks, runId);
+    const pending = await locks.tryLockPendingRun(runId);
+    if (!pending) return;
+    const claim = await claimTaskRun(deps.db, locks, runId, pending);
     if (claim.kind === "waiting") deps.logger.debug({ runId, reason: claim.reason }, "task run waits");
     if (claim.kind !== "started") return;
     await runClaimed(deps, locks, claim.run, lost.signal);

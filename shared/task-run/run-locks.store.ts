@@ -10,6 +10,7 @@ import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import { TARGET_DATABASE_LOCK_CLASS, TASK_RUN_LOCK_CLASS } from "../platform/locks.ts";
 import { SESSION_KEEPALIVE_OPTIONS } from "../platform/session-keepalive.ts";
+import type { PendingRunTarget } from "./task-run-execution.store.ts";
 
 /** Lock keys are int4: run ids wrap (two runs 2^31 apart share a key, which only makes one wait). */
 const RUN_KEY_MODULUS = 2 ** 31;
@@ -102,8 +103,21 @@ export class RunLocks {
     return locks;
   }
 
-  async tryLockRun(runId: number): Promise<boolean> {
-    return this.tryLock("select pg_try_advisory_lock($1, $2) as locked", [TASK_RUN_LOCK_CLASS, runId % RUN_KEY_MODULUS]);
+  /**
+   * Takes the run's lock if the run is PENDING and no worker holds it, and
+   * answers the run's task and target database; undefined otherwise (then no
+   * lock is taken). The row is read as the statement began: a run another
+   * worker settled meanwhile may still read PENDING, which the claim's own
+   * check under the task's row lock catches.
+   */
+  async tryLockPendingRun(runId: number): Promise<PendingRunTarget | undefined> {
+    const { rows } = await this.client.query<{ locked: boolean; task_id: string; instance_id: string; database_name: string }>(
+      `select pg_try_advisory_lock($1, $2) as locked, r.task_id::text, t.instance_id, t.database_name
+       from task_run r join task t on t.id = r.task_id where r.id = $3 and r.state = 'PENDING'`,
+      [TASK_RUN_LOCK_CLASS, runId % RUN_KEY_MODULUS, runId],
+    );
+    const row = rows[0];
+    return row?.locked ? { taskId: Number(row.task_id), instanceId: row.instance_id, databaseName: row.database_name } : undefined;
   }
 
   async tryLockTarget(instanceId: string, databaseName: string): Promise<boolean> {

@@ -58,20 +58,10 @@ const lostRunRow = z
 /** A RUNNING run whose worker is gone. */
 export type LostRun = z.infer<typeof lostRunRow>;
 
-const pendingTarget = z.object({ task_id: z.coerce.number(), instance_id: z.string(), database_name: z.string() });
-
 export interface PendingRunTarget {
   taskId: number;
   instanceId: string;
   databaseName: string;
-}
-
-/** A PENDING run's task and target database; undefined when the run is not PENDING. */
-export async function findPendingRunTarget(db: CommonQueryMethods, runId: number): Promise<PendingRunTarget | undefined> {
-  const row = await db.maybeOne(sql.type(pendingTarget)`
-    select r.task_id, t.instance_id, t.database_name from task_run r join task t on t.id = r.task_id
-    where r.id = ${runId} and r.state = 'PENDING'`);
-  return row ? { taskId: row.task_id, instanceId: row.instance_id, databaseName: row.database_name } : undefined;
 }
 
 /**
