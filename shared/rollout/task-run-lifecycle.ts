@@ -10,8 +10,7 @@ import { noticeChange } from "../watch/change-notice.store.ts";
 import { rolloutName, taskRunName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout } from "./rollout.store.ts";
 import { createRuns } from "./run-creation.ts";
-import { lockTask, setTaskState } from "./task.store.ts";
-import { findTaskRun, lockTaskOfPendingRun, markRunEnded, markRunRunning, type FinalRunState, type StartedRun } from "./task-run.store.ts";
+import { lockTaskOfRun, markRunEnded, markRunRunning, type FinalRunState, type StartedRun, type TaskEnd } from "./task-run.store.ts";
 
 export { enqueueTaskRun, enqueueTaskRuns } from "./run-creation.ts";
 
@@ -24,7 +23,7 @@ export type RunningTaskRun = StartedRun;
  * caller sends after the commit (announceRunChange).
  */
 export async function startTaskRun(tx: CommonQueryMethods, runId: number): Promise<RunningTaskRun | undefined> {
-  if ((await lockTaskOfPendingRun(tx, runId)) === undefined) return undefined;
+  if ((await lockTaskOfRun(tx, runId, ["PENDING"])) === undefined) return undefined;
   return markRunRunning(tx, runId);
 }
 
@@ -59,26 +58,20 @@ export interface RunOutcome {
  * lock, refreshRollout).
  */
 export async function settleTaskRun(tx: CommonQueryMethods, runId: number, outcome: RunOutcome): Promise<boolean> {
-  const current = await findTaskRun(tx, runId);
-  if (current?.state !== "PENDING" && current?.state !== "RUNNING") return false;
-  await lockTask(tx, current.taskId);
-  const run = await markRunEnded(tx, runId, {
-    state: outcome.state,
-    detail: outcome.detail,
-    error: outcome.error ?? "",
-    affectedRows: outcome.affectedRows ?? 0,
-  });
+  if ((await lockTaskOfRun(tx, runId, ["PENDING", "RUNNING"])) === undefined) return false;
+  const end = { state: outcome.state, detail: outcome.detail, error: outcome.error ?? "", affectedRows: outcome.affectedRows ?? 0 };
+  const run = await markRunEnded(tx, runId, end, taskEndOf(outcome));
   if (!run) return false;
-  if (outcome.continueFrom !== undefined) {
-    await setTaskState(tx, [run.taskId], "PENDING", { nextStatement: outcome.continueFrom });
-    await createRuns(tx, run.rollout, [run.taskId], run.creator);
-  } else if (outcome.skipTask !== undefined) {
-    await setTaskState(tx, [run.taskId], "SKIPPED", { skippedReason: outcome.skipTask });
-  } else {
-    await setTaskState(tx, [run.taskId], outcome.state, { nextStatement: outcome.nextStatement });
-  }
+  if (outcome.continueFrom !== undefined) await createRuns(tx, run.rollout, [run.taskId], run.creator);
   if (outcome.state === "FAILED") await recordFailure(tx, run.rollout, run.taskId, runId, outcome, run.creator);
   return true;
+}
+
+/** The task's state after its run's end: back to PENDING to continue after a suspension, SKIPPED when already applied, else the run's. */
+function taskEndOf(outcome: RunOutcome): TaskEnd {
+  if (outcome.continueFrom !== undefined) return { state: "PENDING", nextStatement: outcome.continueFrom };
+  if (outcome.skipTask !== undefined) return { state: "SKIPPED", skippedReason: outcome.skipTask };
+  return { state: outcome.state, nextStatement: outcome.nextStatement };
 }
 
 /** A failed task is an event in its issue's history (§11.1). */

@@ -3,7 +3,7 @@
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import type { RolloutRef } from "./rollout-names.ts";
-import { releaseFileColumn } from "./task.store.ts";
+import { releaseFileColumn, taskStateAssignments, type TaskChanges, type TaskState } from "./task.store.ts";
 
 export const TASK_RUN_STATES = ["PENDING", "RUNNING", "DONE", "FAILED", "CANCELED"] as const;
 export type TaskRunState = (typeof TASK_RUN_STATES)[number];
@@ -94,11 +94,12 @@ export async function findActiveRuns(db: CommonQueryMethods, ref: RolloutRef, ta
   ];
 }
 
-/** Locks the task of a PENDING run (lock order: task, then run); undefined when the run is not PENDING. */
-export async function lockTaskOfPendingRun(db: CommonQueryMethods, runId: number): Promise<number | undefined> {
+/** Locks the task of a run in one of `states` (lock order: task, then run); undefined when the run is in none of them. */
+export async function lockTaskOfRun(db: CommonQueryMethods, runId: number, states: readonly ("PENDING" | "RUNNING")[]): Promise<number | undefined> {
   return (
     (await db.maybeOneFirst(sql.type(z.object({ id: z.coerce.number() }))`
-      select t.id from task t join task_run r on r.task_id = t.id where r.id = ${runId} and r.state = 'PENDING' for update of t`)) ?? undefined
+      select t.id from task t join task_run r on r.task_id = t.id
+      where r.id = ${runId} and r.state = any(${sql.array(states, "text")}) for update of t`)) ?? undefined
   );
 }
 
@@ -139,7 +140,7 @@ export type StartedRun = z.infer<typeof startedRun>;
 /**
  * PENDING → RUNNING, its task RUNNING, in one statement answering what
  * executing it needs (the statement, the project's timeouts); undefined when
- * the run is not PENDING. Lock the task first (lockTaskOfPendingRun).
+ * the run is not PENDING. Lock the task first (lockTaskOfRun).
  */
 export async function markRunRunning(db: CommonQueryMethods, id: number): Promise<StartedRun | undefined> {
   return (
@@ -165,14 +166,28 @@ export interface RunEnd {
   affectedRows: number;
 }
 
-/** PENDING or RUNNING → a final state; undefined when the run had already ended. */
-export async function markRunEnded(db: CommonQueryMethods, id: number, end: RunEnd): Promise<TaskRunRow | undefined> {
+/** The task's new state when its run ends. */
+export interface TaskEnd extends TaskChanges {
+  state: TaskState;
+}
+
+/**
+ * PENDING or RUNNING → a final state, and with `task` its task's state in
+ * the same statement; undefined when the run had already ended (then the
+ * task is left as it is). Lock the task first (lockTaskOfRun).
+ */
+export async function markRunEnded(db: CommonQueryMethods, id: number, end: RunEnd, task?: TaskEnd): Promise<TaskRunRow | undefined> {
+  const ended = sql.fragment`
+    update task_run set state = ${end.state}, detail = ${end.detail}, error = ${end.error}, affected_rows = ${end.affectedRows},
+      end_time = now(), update_time = now()
+    where id = ${id} and state in ('PENDING', 'RUNNING')
+    returning ${columns}`;
+  if (!task) return (await db.maybeOne(sql.type(taskRunRow)`${ended}`)) ?? undefined;
   return (
     (await db.maybeOne(sql.type(taskRunRow)`
-      update task_run set state = ${end.state}, detail = ${end.detail}, error = ${end.error}, affected_rows = ${end.affectedRows},
-        end_time = now(), update_time = now()
-      where id = ${id} and state in ('PENDING', 'RUNNING')
-      returning ${columns}`)) ?? undefined
+      with ended as (${ended}),
+      task_set as (update task set ${taskStateAssignments(task.state, task)} from ended where task.id = ended.task_id)
+      select * from ended`)) ?? undefined
   );
 }
 

@@ -104,17 +104,21 @@ export async function findTasksById(db: CommonQueryMethods, ref: RolloutRef, ids
   ];
 }
 
-export async function setTaskState(
-  db: CommonQueryMethods,
-  ids: readonly number[],
-  state: TaskState,
-  changes: { skippedReason?: string; nextStatement?: number } = {},
-): Promise<void> {
-  await db.query(sql.unsafe`
-    update task set state = ${state}, update_time = now(),
-      skipped_reason = coalesce(${changes.skippedReason ?? null}, skipped_reason),
-      next_statement = coalesce(${changes.nextStatement ?? null}, next_statement)
-    where id = any(${sql.array(ids, "int8")})`);
+export async function setTaskState(db: CommonQueryMethods, ids: readonly number[], state: TaskState, changes: TaskChanges = {}): Promise<void> {
+  await db.query(sql.unsafe`update task set ${taskStateAssignments(state, changes)} where id = any(${sql.array(ids, "int8")})`);
+}
+
+/** skippedReason and nextStatement are kept when not given. */
+export interface TaskChanges {
+  skippedReason?: string;
+  nextStatement?: number;
+}
+
+/** The SET list of an update of tasks to `state` (also used where a run's end sets its task in the same statement). */
+export function taskStateAssignments(state: TaskState, changes: TaskChanges) {
+  return sql.fragment`state = ${state}, update_time = now(),
+    skipped_reason = coalesce(${changes.skippedReason ?? null}, skipped_reason),
+    next_statement = coalesce(${changes.nextStatement ?? null}, next_statement)`;
 }
 
 const targetEnvironment = z.object({ instance_id: z.string(), name: z.string(), environment: z.string() });
