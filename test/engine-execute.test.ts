@@ -93,7 +93,7 @@ describe("executing on PostgreSQL", () => {
     assert.ok(run.log.every((e) => e.durationMs >= 0 && e.time instanceof Date));
     const [{ session, transactional }] = run.sessions as [Run["sessions"][0]];
     assert.equal(transactional, true);
-    assert.ok("pid" in session && session.pid > 0 && /^\d+$/.test(session.xid ?? ""), JSON.stringify(session));
+    assert.ok("xid" in session && session.pid > 0 && /^\d+$/.test(session.xid), JSON.stringify(session));
     assert.equal((await rows("select count(*)::int as n from t1"))[0].n, 5);
   });
 
@@ -198,29 +198,38 @@ describe("executing on PostgreSQL", () => {
   });
 
   it("a lost session is ended, and its transaction told committed or rolled back", async () => {
-    const open = async (statements: string[]) => {
+    /** A session in a transaction that has its id, named as a transactional run names it. */
+    const open = async () => {
       const client = new pg.Client({ connectionString: withDatabase(adminUrl(), db.name) });
       client.on("error", () => undefined);
       await client.connect();
-      const row = (await client.query(`select pg_backend_pid() as pid, (extract(epoch from backend_start) * 1000000)::bigint::text as start, txid_current()::text as xid
-        from pg_stat_activity where pid = pg_backend_pid()`)).rows[0];
-      for (const statement of statements) await client.query(statement);
-      return { client, session: { pid: Number(row.pid), backendStart: String(row.start), xid: String(row.xid) } };
+      const [, begun] = (await client.query("begin; select pg_backend_pid() as pid, txid_current()::text as xid")) as unknown as pg.QueryResult[];
+      const row = begun!.rows[0];
+      return { client, session: { pid: Number(row.pid), xid: String(row.xid) } };
     };
-    // txid_current() outside a block is its own transaction: begin one whose id is recorded.
-    const committed = await open([]);
-    await committed.client.query("begin");
-    const xid = (await committed.client.query("select txid_current()::text as xid")).rows[0].xid as string;
-    await committed.client.query("create table t14 (id int); commit");
-    assert.deepEqual(await target.endLostSession({ ...committed.session, xid }), { committed: true });
+    const alive = async (pid: number) => (await rows(`select count(*)::int as n from pg_stat_activity where pid = ${pid}`))[0].n === 1;
 
-    const open2 = await open(["begin"]);
-    const xid2 = (await open2.client.query("select txid_current()::text as xid")).rows[0].xid as string;
+    // Committed, its backend still connected (idle, out of the transaction): it is no longer the run's, and stays.
+    const committed = await open();
+    await committed.client.query("create table t14 (id int); commit");
+    assert.deepEqual(await target.endLostSession(committed.session), { committed: true });
+    assert.equal(await alive(committed.session.pid), true);
+    await committed.client.end();
+
+    // Still in the transaction: the backend is terminated, and its transaction rolled back.
+    const open2 = await open();
     await open2.client.query("create table t15 (id int)");
-    assert.deepEqual(await target.endLostSession({ ...open2.session, xid: xid2 }), { committed: false });
+    assert.deepEqual(await target.endLostSession(open2.session), { committed: false });
     assert.equal(await tableExists("t15"), false);
-    assert.equal((await rows(`select count(*)::int as n from pg_stat_activity where pid in (${committed.session.pid}, ${open2.session.pid})`))[0].n, 0);
-    assert.deepEqual(await target.endLostSession({ pid: open2.session.pid, backendStart: open2.session.backendStart }), { committed: undefined });
+    assert.equal(await alive(open2.session.pid), false);
+
+    // A statement-by-statement session is named by its start time: the backend is terminated; nothing tells a fate.
+    const client = new pg.Client({ connectionString: withDatabase(adminUrl(), db.name) });
+    client.on("error", () => undefined);
+    await client.connect();
+    const row = (await client.query("select pid, (extract(epoch from backend_start) * 1000000)::bigint::text as start from pg_stat_get_activity(pg_backend_pid())")).rows[0];
+    assert.deepEqual(await target.endLostSession({ pid: Number(row.pid), backendStart: String(row.start) }), { committed: undefined });
+    assert.equal(await alive(Number(row.pid)), false);
   });
 });
 

@@ -67,11 +67,12 @@ export interface StatementLog {
 
 /**
  * The server session a script runs in, as stored on the task run
- * (task_run.backend): PostgreSQL names the backend by pid and start time
- * (a pid is reused) and, for a transactional run, its transaction id; MySQL
- * by connection thread id.
+ * (task_run.backend): PostgreSQL names the backend of a transactional run by
+ * pid and transaction id (the backend with that pid still in that
+ * transaction is the run's), of a statement-by-statement run by pid and
+ * start time (a pid is reused); MySQL by connection thread id.
  */
-export type TargetSession = { pid: number; backendStart: string; xid?: string } | { threadId: number };
+export type TargetSession = { pid: number; xid: string } | { pid: number; backendStart: string } | { threadId: number };
 
 /**
  * How a script stops early when its signal is aborted (the abort reason):

@@ -21,7 +21,11 @@ export interface RunTarget {
 }
 
 const releaseFile = z.object({ release: z.string(), path: z.string(), version: z.string(), sha256: z.string() });
-const session = z.union([z.object({ pid: z.number(), backendStart: z.string(), xid: z.string().optional() }), z.object({ threadId: z.number() })]);
+const session = z.union([
+  z.object({ pid: z.number(), xid: z.string() }),
+  z.object({ pid: z.number(), backendStart: z.string() }),
+  z.object({ threadId: z.number() }),
+]);
 
 const lostRunRow = z
   .object({

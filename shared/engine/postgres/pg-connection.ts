@@ -26,8 +26,9 @@ export class PgConnector {
     return this.config.database || "postgres";
   }
 
-  async withClient<T>(database: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-    const client = await this.connect(database);
+  /** `settings`: session settings given at connection start (numbers, so no quoting), e.g. a run's timeouts. */
+  async withClient<T>(database: string, work: (client: pg.Client) => Promise<T>, settings: Record<string, number> = {}): Promise<T> {
+    const client = await this.connect(database, settings);
     try {
       return await work(client);
     } catch (error) {
@@ -44,8 +45,10 @@ export class PgConnector {
     await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
   }
 
-  private async connect(database: string): Promise<pg.Client> {
+  private async connect(database: string, settings: Record<string, number>): Promise<pg.Client> {
+    const options = Object.entries(settings).map(([name, value]) => `-c ${name}=${Math.trunc(value)}`);
     const client = new pg.Client({
+      ...(options.length ? { options: options.join(" ") } : {}),
       host: this.config.host,
       port: this.config.port,
       user: this.config.username,

@@ -28,8 +28,10 @@ const LOST_SESSION_WAIT_MS = 10_000;
 
 export async function pgExecute(connector: PgConnector, request: ExecuteRequest): Promise<ExecuteOutcome> {
   const statements = splitStatements("POSTGRES", request.script);
+  // The timeouts are the session's from its start (a SET in the script overrides them).
+  const timeouts = { lock_timeout: request.lockTimeoutMs, statement_timeout: request.statementTimeoutMs };
   return connector.withClient(request.database, async (client) => {
-    const serverVersion = await setTimeouts(client, request);
+    const serverVersion = once(async () => Number((await client.query("show server_version_num")).rows[0].server_version_num));
     const kinds = await Promise.all(statements.map((s, i) => (i < request.firstStatement ? undefined : pgExecutionKind(s.text, serverVersion))));
     const transactional = !kinds.some((k) => k?.kind === "outside-transaction");
     const session = await openSession(client, transactional);
@@ -46,23 +48,28 @@ export async function pgExecute(connector: PgConnector, request: ExecuteRequest)
     } finally {
       stop.dispose();
     }
-  });
+  }, timeouts);
 }
 
-/** Terminates the backend if it still runs (the same one: pid and start time), then reads its transaction's fate. */
+/**
+ * Terminates the backend if it still runs the session (the same pid, still in
+ * the run's transaction or started at the recorded time), then reads its
+ * transaction's fate.
+ */
 export async function pgEndLostSession(connector: PgConnector, session: TargetSession): Promise<LostSession> {
   if (!("pid" in session)) throw new Error("not a PostgreSQL session");
   return connector.withClient(connector.defaultDatabase, async (client) => {
+    // backend_xid is the 32-bit id; txid_current() adds the epoch above it.
+    const same = "xid" in session ? ["backend_xid::text::bigint = $2::bigint % 4294967296", session.xid] : [`${BACKEND_START} = $2`, session.backendStart];
     const alive = async () =>
-      (await client.query("select exists (select 1 from pg_stat_activity where pid = $1 and " + BACKEND_START + " = $2) as alive", [session.pid, session.backendStart]))
-        .rows[0].alive === true;
+      (await client.query(`select exists (select 1 from pg_stat_activity where pid = $1 and ${same[0]}) as alive`, [session.pid, same[1]])).rows[0].alive === true;
     const deadline = performance.now() + LOST_SESSION_WAIT_MS;
     while (await alive()) {
       if (performance.now() > deadline) return { committed: undefined };
       await client.query("select pg_terminate_backend($1)", [session.pid]);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    if (!session.xid) return { committed: undefined };
+    if (!("xid" in session)) return { committed: undefined };
     const status = (await client.query("select txid_status($1::bigint) as status", [session.xid])).rows[0].status as string | null;
     return { committed: status === "committed" ? true : status === "aborted" ? false : undefined };
   });
@@ -71,25 +78,26 @@ export async function pgEndLostSession(connector: PgConnector, session: TargetSe
 // Microseconds since the epoch: stable whatever the sessions' time zones.
 const BACKEND_START = "(extract(epoch from backend_start) * 1000000)::bigint::text";
 
-/** Sets the session's lock and statement timeouts; answers the server's server_version_num. */
-async function setTimeouts(client: pg.Client, request: ExecuteRequest): Promise<number> {
-  const { rows } = await client.query(
-    "select current_setting('server_version_num') as version, set_config('lock_timeout', $1, false), set_config('statement_timeout', $2, false)",
-    [String(request.lockTimeoutMs), String(request.statementTimeoutMs)],
-  );
-  return Number(rows[0].version);
-}
-
 /**
- * Reads the session (pid and start time, from this backend's own activity
- * entry) and, for a transactional run, begins the transaction and assigns it
- * its id now, before anything of the script runs: one round trip.
+ * The session, named for the reconciler (§12.6). A transactional run begins
+ * its transaction and has it assigned its id now, before anything of the
+ * script runs, in one round trip: pid and transaction id name it. A
+ * statement-by-statement run is named by pid and start time, from the
+ * backend's own activity entry.
  */
 async function openSession(client: pg.Client, transactional: boolean): Promise<PgSession> {
-  const session = `select pid, ${BACKEND_START} as backend_start${transactional ? ", txid_current()::text as xid" : ""} from pg_stat_get_activity(pg_backend_pid())`;
-  const results = (await client.query(transactional ? `BEGIN; ${session}` : session)) as pg.QueryResult | pg.QueryResult[];
-  const row = (Array.isArray(results) ? results.at(-1)! : results).rows[0];
-  return { pid: Number(row.pid), backendStart: String(row.backend_start), ...(transactional ? { xid: String(row.xid) } : {}) };
+  if (transactional) {
+    const [, begun] = (await client.query("BEGIN; select pg_backend_pid() as pid, txid_current()::text as xid")) as unknown as pg.QueryResult[];
+    return { pid: Number(begun!.rows[0].pid), xid: String(begun!.rows[0].xid) };
+  }
+  const row = (await client.query(`select pid, ${BACKEND_START} as backend_start from pg_stat_get_activity(pg_backend_pid())`)).rows[0];
+  return { pid: Number(row.pid), backendStart: String(row.backend_start) };
+}
+
+/** The value of `read`, read on the first call only. */
+function once<T>(read: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= read());
 }
 
 function skipped(kind: PgExecutionKind | undefined, transactional: boolean): boolean {

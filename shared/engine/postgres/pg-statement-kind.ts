@@ -76,13 +76,13 @@ export type PgExecutionKind =
 /** Before PostgreSQL 12, ALTER TYPE … ADD VALUE cannot run inside a transaction block. */
 const ADD_ENUM_VALUE_IN_TRANSACTION_SINCE = 120_000;
 
-/** `serverVersion` is the server's server_version_num. */
-export async function pgExecutionKind(text: string, serverVersion: number): Promise<PgExecutionKind> {
+/** `serverVersion` answers the server's server_version_num (asked only for a statement whose kind depends on it). */
+export async function pgExecutionKind(text: string, serverVersion: () => Promise<number>): Promise<PgExecutionKind> {
   const node = await parseOne(text);
   if (!node) return { kind: "other" };
   const label = outsideTransactionLabel(node);
   if (label) return { kind: "outside-transaction", label };
-  if (node.type === "AlterEnumStmt" && node.fields.newVal && serverVersion < ADD_ENUM_VALUE_IN_TRANSACTION_SINCE) {
+  if (node.type === "AlterEnumStmt" && node.fields.newVal && (await serverVersion()) < ADD_ENUM_VALUE_IN_TRANSACTION_SINCE) {
     return { kind: "outside-transaction", label: "ALTER TYPE … ADD VALUE (before PostgreSQL 12)" };
   }
   if (node.type === "TransactionStmt" && ENDS_TRANSACTION.has(String(node.fields.kind))) return { kind: "transaction-control" };
