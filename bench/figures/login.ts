@@ -14,6 +14,13 @@
 //     which the server's config reads) and as many verifications in flight as
 //     the load has connections; it runs before and after the sign-ins and the
 //     two runs are averaged.
+//   - Both measured windows start with nothing left over from their warm-up:
+//     the baseline waits for its warm-up's verifications, and the sign-ins'
+//     warm-up is a load of its own, after which the figure waits until the
+//     server has finished the sign-ins whose clients that load dropped when it
+//     stopped (the server completes them all: up to one per connection, each
+//     with its verification). Measured right after the warm-up instead, the
+//     window would spend about a second of the core on those.
 //   - A second row compares the same per CPU second that the server and the
 //     baseline process used, which other work on the machine disturbs less.
 import { setTimeout } from "node:timers/promises";
@@ -76,11 +83,15 @@ export const loginFigure: Figure = {
     try {
       server = await startChildServer("server-process.ts", { BENCH_PG_URL: context.databaseUrl, UV_THREADPOOL_SIZE: threadPool }, context.cpuProfDir);
       await checkLogin(server.port);
+      const load = (durationS: number) => http1Load(loginTarget(server!.port), { ...context, warmupS: 0, durationS, serverPid: server!.pid });
+      if (context.warmupS > 0) {
+        note("warming up the server");
+        await leftoversFinished(context, await load(context.warmupS));
+      }
       note("measuring sign-in");
-      logins = await http1Load(loginTarget(server.port), { ...context, serverPid: server.pid });
+      logins = await load(context.durationS);
       note(describeLoad("sign-in", logins));
-      // The sign-ins still queued when the load stopped finish before the server does (their clients are gone).
-      await setTimeout((context.connections / Math.max(1, logins.rps) + 1) * 1000);
+      await leftoversFinished(context, logins);
     } finally {
       await server?.stop();
     }
@@ -117,6 +128,14 @@ export const loginFigure: Figure = {
     ];
   },
 };
+
+/**
+ * Waits for the sign-ins still in the server when a load stopped (their
+ * clients are gone, the server completes them): at most one per connection.
+ */
+function leftoversFinished(context: BenchContext, stopped: LoadResult): Promise<void> {
+  return setTimeout((context.connections / Math.max(1, stopped.rps) + 1) * 1000);
+}
 
 /**
  * The same comparison per CPU second the server and the baseline used: on a
