@@ -1,9 +1,11 @@
 // SQL on rate_limit_hit: a sliding-window log per (bucket, key), serialised
 // per key by a transaction lock so that concurrent replicas count exactly.
-// Two statements per request: the lock, then one statement that forgets old
-// hits, counts the window and records the hit when there is room.
+// One statement per request (rate_limit_take_hit, migration 0017): the lock,
+// then, with a snapshot taken under it, the old hits forgotten, the window
+// counted and the hit recorded when there is room.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
+import type { Db } from "../platform/db.ts";
 import { RATE_LIMIT_LOCK_CLASS } from "../platform/locks.ts";
 
 const windowRow = z.object({ hits: z.number(), oldest: z.coerce.date().nullable(), now: z.coerce.date(), counted: z.boolean() });
@@ -17,34 +19,16 @@ export interface WindowState {
   counted: boolean;
 }
 
-/** Waits for the key's other requests to finish: held until the transaction ends. */
-export async function lockKey(tx: CommonQueryMethods, bucket: string, key: string): Promise<void> {
-  await tx.query(sql.unsafe`select pg_advisory_xact_lock(${RATE_LIMIT_LOCK_CLASS}, hashtext(${bucket} || ':' || ${key}))`);
-}
-
 /**
- * Under the key's lock (its own earlier statement, so that this one's snapshot
- * sees every hit committed before): forgets hits older than the window, counts
- * the rest and records one more when fewer than `limit`.
+ * Records one hit for the key when fewer than `limit` are in the window. On a
+ * pool, not in a transaction: it commits on its own, releasing the key's lock.
  */
-export async function countHit(tx: CommonQueryMethods, bucket: string, key: string, limit: number, windowMs: number): Promise<WindowState> {
-  return tx.one(sql.type(windowRow)`
-    with clock as (select clock_timestamp() as now, clock_timestamp() - make_interval(secs => ${windowMs / 1000}) as since),
-    expired as (
-      delete from rate_limit_hit h using clock
-      where h.bucket = ${bucket} and h.key = ${key} and h.hit_time <= clock.since),
-    recent as (
-      select count(*)::int as hits, min(h.hit_time) as oldest
-      from rate_limit_hit h, clock
-      where h.bucket = ${bucket} and h.key = ${key} and h.hit_time > clock.since),
-    hit as (
-      insert into rate_limit_hit (bucket, key, hit_time)
-      select ${bucket}, ${key}, clock.now from clock, recent where recent.hits < ${limit}
-      returning 1)
-    select recent.hits, recent.oldest, clock.now, exists (select 1 from hit) as counted from recent, clock`);
+export async function takeHit(db: Db, bucket: string, key: string, limit: number, windowMs: number): Promise<WindowState> {
+  return db.one(sql.type(windowRow)`
+    select hits, oldest, now, counted from rate_limit_take_hit(${bucket}, ${key}, ${limit}, ${windowMs / 1000}, ${RATE_LIMIT_LOCK_CLASS})`);
 }
 
-/** Deletes every key's hits older than `windowMs` (countHit forgets only the old hits of the key it counts); answers how many. */
+/** Deletes every key's hits older than `windowMs` (takeHit forgets only the old hits of the key it counts); answers how many. */
 export async function deleteOldRateLimitHits(db: CommonQueryMethods, windowMs: number): Promise<number> {
   const result = await db.query(sql.unsafe`delete from rate_limit_hit where hit_time <= clock_timestamp() - make_interval(secs => ${windowMs / 1000})`);
   return result.rowCount;

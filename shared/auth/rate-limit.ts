@@ -1,9 +1,9 @@
 // Sliding-window rate limits shared by every replica through the metadata
 // store (contract §4.5): a refused request is not counted, so a client that
 // keeps trying is let in again as soon as its oldest counted hit ages out.
-import { withTransaction, type Db } from "../platform/db.ts";
+import type { Db } from "../platform/db.ts";
 import { resourceExhausted } from "../platform/errors.ts";
-import { countHit, lockKey } from "./rate-limit.store.ts";
+import { takeHit } from "./rate-limit.store.ts";
 
 export interface RateLimit {
   bucket: string;
@@ -18,10 +18,7 @@ export const LOGIN_RATE_LIMIT: RateLimit = { bucket: "login", limit: 60, windowM
 
 /** Counts one request for `key`; throws resource_exhausted with Retry-After when the window is full. */
 export async function takeRateLimit(db: Db, rule: RateLimit, key: string): Promise<void> {
-  const state = await withTransaction(db, async (tx) => {
-    await lockKey(tx, rule.bucket, key);
-    return countHit(tx, rule.bucket, key, rule.limit, rule.windowMs);
-  });
+  const state = await takeHit(db, rule.bucket, key, rule.limit, rule.windowMs);
   if (state.counted) return;
   const retryAfterMs = (state.oldest ?? state.now).getTime() + rule.windowMs - state.now.getTime();
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
