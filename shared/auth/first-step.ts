@@ -11,6 +11,7 @@ import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
 import type { UserRow } from "../user/user.store.ts";
 import { beginLoginAttempt, Refusal, refuse, takeLoginRateLimit } from "./login-refusal.ts";
 import { startSecondFactor } from "./mfa-login.ts";
+import type { KnownMfaFacts } from "./mfa-requirement.ts";
 import { userName } from "./principal.ts";
 import type { ClientFacts } from "./sessions.ts";
 import { signIn, type SignedIn } from "./sign-in.ts";
@@ -33,7 +34,13 @@ export async function openLoginAttempt(sideDb: Db, audit: CallAudit, client: Cli
 }
 
 /** Ends a correct first step: the second step's temp token when the user has a second factor, else the session. */
-export async function finishFirstStep(audit: CallAudit, profile: WorkspaceProfile, client: ClientFacts, user: UserRow): Promise<LoginResult> {
+export async function finishFirstStep(
+  audit: CallAudit,
+  profile: WorkspaceProfile,
+  client: ClientFacts,
+  user: UserRow,
+  known: KnownMfaFacts = {},
+): Promise<LoginResult> {
   if (user.mfaEnabled) return { kind: "second factor", mfaTempToken: await startSecondFactor(audit, user) };
-  return { kind: "session", ...(await signIn(audit, profile, client, user)) };
+  return { kind: "session", ...(await signIn(audit, profile, client, user, known)) };
 }

@@ -75,6 +75,7 @@ export function failureSeverity(failureCount: number): Severity {
   return failureCount >= 4 ? "WARNING" : "INFO";
 }
 
-function lockInForce(row: LoginFailureRow | undefined, now: Date): Date | undefined {
+/** The end of the lock a failure row holds in force at `now`, if any. */
+export function lockInForce(row: LoginFailureRow | undefined, now = new Date()): Date | undefined {
   return row?.lockedUntil && row.lockedUntil > now ? row.lockedUntil : undefined;
 }

@@ -2,7 +2,7 @@
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 
-const failureRow = z
+export const failureRow = z
   .object({ failure_count: z.number(), locked_until: z.coerce.date().nullable() })
   .transform((r) => ({ failureCount: r.failure_count, lockedUntil: r.locked_until }));
 

@@ -8,14 +8,29 @@ import { isWorkspaceAdmin } from "../iam/authorize.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
 import type { UserRow } from "../user/user.store.ts";
 
+/** What a sign-in already read about its user (sign-in-facts.store.ts), not to be read again. */
+export interface KnownMfaFacts {
+  inRequire2faGroup?: boolean;
+}
+
 /** True when the user must have a second factor (whether or not it has one). */
-export async function mfaRequired(db: CommonQueryMethods, profile: Pick<WorkspaceProfile, "require2fa">, user: UserRow): Promise<boolean> {
+export async function mfaRequired(
+  db: CommonQueryMethods,
+  profile: Pick<WorkspaceProfile, "require2fa">,
+  user: UserRow,
+  known: KnownMfaFacts = {},
+): Promise<boolean> {
   if (user.source !== "LOCAL" || user.type !== "END_USER") return false;
-  if (await inRequire2faGroup(db, user.loginId)) return true;
+  if (known.inRequire2faGroup ?? (await inRequire2faGroup(db, user.loginId))) return true;
   return profile.require2fa && !(await isWorkspaceAdmin(db, { loginId: user.loginId }));
 }
 
 /** True when the user must enrol a second factor before doing anything else. */
-export async function mfaEnrollmentDue(db: CommonQueryMethods, profile: Pick<WorkspaceProfile, "require2fa">, user: UserRow): Promise<boolean> {
-  return !user.mfaEnabled && (await mfaRequired(db, profile, user));
+export async function mfaEnrollmentDue(
+  db: CommonQueryMethods,
+  profile: Pick<WorkspaceProfile, "require2fa">,
+  user: UserRow,
+  known: KnownMfaFacts = {},
+): Promise<boolean> {
+  return !user.mfaEnabled && (await mfaRequired(db, profile, user, known));
 }

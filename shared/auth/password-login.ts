@@ -9,11 +9,12 @@ import type { Db } from "../platform/db.ts";
 import { permissionDenied, unauthenticated } from "../platform/errors.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../user/password-hash.ts";
-import { findUserByLoginId, replacePasswordHash } from "../user/user.store.ts";
+import { replacePasswordHash } from "../user/user.store.ts";
 import { finishFirstStep, openLoginAttempt, type LoginResult } from "./first-step.ts";
-import { activeLock, settleSuccess } from "./lockout.ts";
+import { activeLock, lockInForce, settleSuccess } from "./lockout.ts";
 import { lockedRefusal, Refusal, refuse, refuseWrongCredential } from "./login-refusal.ts";
 import type { ClientFacts } from "./sessions.ts";
+import { findSignInFacts } from "./sign-in-facts.store.ts";
 
 export interface LoginInput {
   loginId: string;
@@ -26,10 +27,10 @@ const WRONG_CREDENTIALS = "invalid login id or password";
 export async function passwordLogin(sideDb: Db, audit: CallAudit, profile: WorkspaceProfile, client: ClientFacts, input: LoginInput): Promise<LoginResult> {
   const loginId = await openLoginAttempt(sideDb, audit, client, input.loginId, WRONG_CREDENTIALS);
   const tx = audit.tx;
-  const earlyLock = await activeLock(tx, loginId);
+  const { user, failure, inRequire2faGroup } = await findSignInFacts(tx, loginId);
+  const earlyLock = lockInForce(failure);
   if (earlyLock) throw lockedRefusal(audit, earlyLock);
 
-  const user = await findUserByLoginId(tx, loginId);
   const usable = user && user.state === "ACTIVE" && user.type === "END_USER" ? user : undefined;
   const matches = await verifyPassword(usable?.passwordHash, input.password);
   if (!matches || !usable) throw await refuseWrongCredential(audit, loginId, Refusal.wrongCredentials, unauthenticated(WRONG_CREDENTIALS));
@@ -40,5 +41,5 @@ export async function passwordLogin(sideDb: Db, audit: CallAudit, profile: Works
     throw refuse(audit, Refusal.passwordSigninDisabled, permissionDenied("password sign-in is disabled for this workspace; sign in through an identity provider"));
   }
   if (usable.passwordHash && needsRehash(usable.passwordHash)) await replacePasswordHash(tx, usable.id, await hashPassword(input.password));
-  return finishFirstStep(audit, profile, client, usable);
+  return finishFirstStep(audit, profile, client, usable, { inRequire2faGroup });
 }

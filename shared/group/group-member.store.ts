@@ -48,11 +48,16 @@ export async function groupIdsOfUsers(db: CommonQueryMethods, loginIds: readonly
   return groups;
 }
 
+const requiredRow = z.object({ required: z.boolean() });
+
 /** True when the user belongs to a group that requires a second factor (contract §5.1). */
 export async function inRequire2faGroup(db: CommonQueryMethods, loginId: string): Promise<boolean> {
-  return db.oneFirst(sql.type(z.object({ required: z.boolean() }))`
-    select exists (
-      select 1 from group_member m join user_group g on g.id = m.group_id
-      where m.login_id = ${loginId} and g.require_2fa
-    ) as required`);
+  return db.oneFirst(sql.type(requiredRow)`select ${require2faGroupMembership(loginId)} as required`);
+}
+
+/** The condition of inRequire2faGroup, for a statement that reads it with other facts. */
+export function require2faGroupMembership(loginId: string) {
+  return sql.fragment`exists (
+    select 1 from group_member m join user_group g on g.id = m.group_id
+    where m.login_id = ${loginId} and g.require_2fa)`;
 }
