@@ -8,6 +8,8 @@ export interface NewSessionTokens {
   familyId: string;
   principalId: number;
   pendingMfaEnrollment: boolean;
+  /** The pair opens a sign-in: the principal's sign-in time is recorded by the same statement. */
+  recordsSignIn: boolean;
   clientIp: string;
   userAgent: string;
   access: NewToken;
@@ -55,12 +57,16 @@ const tokenRow = z
 
 export type SessionTokenRow = z.infer<typeof tokenRow>;
 
-/** Writes both tokens in one statement; answers the expiry of each kind. */
+/** Writes both tokens (and the sign-in time when the pair opens a sign-in) in one statement; answers the expiry of each kind. */
 export async function insertSessionTokens(db: CommonQueryMethods, pair: NewSessionTokens): Promise<Record<TokenKind, Date>> {
   const values = (kind: TokenKind, token: NewToken) => sql.fragment`
     (${sql.binary(token.hash)}, ${pair.familyId}, ${pair.principalId}, ${kind},
      now() + make_interval(secs => ${token.lifetimeMs / 1000}), ${pair.clientIp}, ${pair.userAgent}, ${pair.pendingMfaEnrollment})`;
+  const signIn = pair.recordsSignIn
+    ? sql.fragment`with signed_in as (update principal set last_login_time = now() where id = ${pair.principalId})`
+    : sql.fragment``;
   const rows = await db.many(sql.type(expiryRow)`
+    ${signIn}
     insert into session_token (token_hash, family_id, principal_id, kind, expire_time, client_ip, user_agent, pending_mfa_enrollment)
     values ${values("ACCESS", pair.access)}, ${values("REFRESH", pair.refresh)}
     returning kind, expire_time`);

@@ -47,6 +47,8 @@ export interface SessionFamily {
   /** The family a refresh continues; a new one by default. */
   familyId?: string;
   pendingMfaEnrollment?: boolean;
+  /** A sign-in opens the family: the user's sign-in time is recorded with it. */
+  recordsSignIn?: boolean;
 }
 
 export async function issueSession(
@@ -54,7 +56,7 @@ export async function issueSession(
   principalId: number,
   policy: SessionPolicy,
   client: ClientFacts,
-  { familyId = randomUUID(), pendingMfaEnrollment = false }: SessionFamily = {},
+  { familyId = randomUUID(), pendingMfaEnrollment = false, recordsSignIn = false }: SessionFamily = {},
 ): Promise<IssuedSession> {
   const accessToken = newToken("ACCESS");
   const refreshToken = newToken("REFRESH");
@@ -62,6 +64,7 @@ export async function issueSession(
     familyId,
     principalId,
     pendingMfaEnrollment,
+    recordsSignIn,
     ...client,
     access: { hash: tokenHash(accessToken), lifetimeMs: policy.accessTokenDurationMs },
     refresh: { hash: tokenHash(refreshToken), lifetimeMs: policy.refreshTokenDurationMs },

@@ -5,8 +5,8 @@ import { AuditAction } from "../audit/actions.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
 import { passwordChangeDue } from "../user/password-rotation.ts";
-import { touchLastLogin, type UserRow } from "../user/user.store.ts";
-import { mfaEnrollmentDue } from "./mfa-requirement.ts";
+import type { UserRow } from "../user/user.store.ts";
+import { mfaEnrollmentDue, type KnownMfaFacts } from "./mfa-requirement.ts";
 import { issueSession, sessionPolicyOf, type ClientFacts, type IssuedSession } from "./sessions.ts";
 
 export interface SignedIn {
@@ -15,11 +15,10 @@ export interface SignedIn {
   requireResetPassword: boolean;
 }
 
-export async function signIn(audit: CallAudit, profile: WorkspaceProfile, client: ClientFacts, user: UserRow): Promise<SignedIn> {
+export async function signIn(audit: CallAudit, profile: WorkspaceProfile, client: ClientFacts, user: UserRow, known: KnownMfaFacts = {}): Promise<SignedIn> {
   const tx = audit.tx;
-  await touchLastLogin(tx, user.id);
-  const pendingMfaEnrollment = await mfaEnrollmentDue(tx, profile, user);
-  const session = await issueSession(tx, user.id, sessionPolicyOf(profile), client, { pendingMfaEnrollment });
+  const pendingMfaEnrollment = await mfaEnrollmentDue(tx, profile, user, known);
+  const session = await issueSession(tx, user.id, sessionPolicyOf(profile), client, { pendingMfaEnrollment, recordsSignIn: true });
   audit.action = AuditAction.login;
   audit.keepChangesOnError = false;
   return { user, session, requireResetPassword: passwordChangeDue(user, profile.passwordRestriction.passwordRotationMs) };

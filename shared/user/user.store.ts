@@ -105,10 +105,6 @@ export async function replacePasswordHash(db: CommonQueryMethods, id: number, ha
   await db.query(sql.unsafe`update principal set password_hash = ${hash} where id = ${id}`);
 }
 
-export async function touchLastLogin(db: CommonQueryMethods, id: number): Promise<void> {
-  await db.query(sql.unsafe`update principal set last_login_time = now() where id = ${id}`);
-}
-
 export async function updateProfile(db: CommonQueryMethods, id: number, profile: { title: string; email: string }): Promise<void> {
   await db.query(sql.unsafe`update principal set title = ${profile.title}, email = ${profile.email}, update_time = now() where id = ${id}`);
 }
