@@ -9,7 +9,7 @@ import { createDb, type Db } from "../../shared/platform/db.ts";
 import { createMetrics } from "../../shared/platform/metrics.ts";
 import { createSecretBox } from "../../shared/secrets/secret-box.ts";
 import { parseSecretKey } from "../../shared/secrets/secret-key.ts";
-import { createSettingCache } from "../../shared/settings/setting-cache.ts";
+import { createSettingCache, type SettingReader } from "../../shared/settings/setting-cache.ts";
 import { createChangeFeed, type ChangeFeed } from "../../shared/watch/change-feed.ts";
 import { bootstrapWorkspace, type BootstrapOptions } from "../../shared/user/bootstrap.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
@@ -23,6 +23,8 @@ export interface TestApp {
   database: TestDatabase;
   /** The change notices the watch streams follow. */
   changes: ChangeFeed;
+  /** The setting cache the server reads (a test that writes a setting by SQL waits for it to see the change). */
+  settings: SettingReader;
   /** The services the server answers, test-only ones included. */
   services: DescService[];
   close(): Promise<void>;
@@ -59,6 +61,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     db,
     database,
     changes,
+    settings,
     services: services.map((r) => r.service),
     async close() {
       app.beginShutdown();
