@@ -8,6 +8,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { TranscodingService } from "./gen/svctest/v1/transcoding_service_pb.js";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { mergeWorkspaceProfile } from "./helpers/workspace-profile.ts";
 import { adminQuery } from "./helpers/db.ts";
 
 interface AuditRow {
@@ -173,10 +174,7 @@ describe("audit hook", () => {
     mirrored.length = 0;
     await record("shelves/a/things/quiet", { outcome: "ok" });
     assert.equal(mirrored.length, 0);
-    await adminQuery(
-      `insert into setting (name, value) values ('WORKSPACE_PROFILE', '{"enableAuditLogStdout": true}')`,
-      app.database.url,
-    );
+    await mergeWorkspaceProfile(app, { enableAuditLogStdout: true });
     const name = "shelves/a/things/loud";
     await record(name, { outcome: "ok", pin: "9999" });
     await record("shelves/a/things/loud-refused", { outcome: "aborted" });
@@ -193,11 +191,7 @@ describe("audit hook", () => {
   });
 
   it("never reports a committed call failed, nor replaces a refusal's error, when mirroring fails", async () => {
-    await adminQuery(
-      `insert into setting (name, value) values ('WORKSPACE_PROFILE', '{"enableAuditLogStdout": true}')
-       on conflict (name) do update set value = excluded.value`,
-      app.database.url,
-    );
+    await mergeWorkspaceProfile(app, { enableAuditLogStdout: true });
     mirrorFails = true;
     try {
       const name = "shelves/a/things/mirror-broken";

@@ -9,6 +9,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { AuthService } from "../shared/gen/svc/v1/auth_service_pb.js";
 import { UserService } from "../shared/gen/svc/v1/user_service_pb.js";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { mergeWorkspaceProfile } from "./helpers/workspace-profile.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { restClient } from "./helpers/rest.ts";
 import { ADMIN, makeUser, STRONG_PASSWORD } from "./helpers/users.ts";
@@ -196,11 +197,7 @@ describe("sign-in and sessions", () => {
 
   it("ends an idle session after inactive_session_timeout", async () => {
     const { body } = await login("bob", STRONG_PASSWORD);
-    await adminQuery(
-      `insert into setting (name, value) values ('WORKSPACE_PROFILE', '{"inactiveSessionTimeout": "1h"}')
-       on conflict (name) do update set value = setting.value || excluded.value`,
-      app.database.url,
-    );
+    await mergeWorkspaceProfile(app, { inactiveSessionTimeout: "1h" });
     assert.equal((await rest("GET", "/v1/users/me", { token: body.accessToken })).status, 200);
     await adminQuery(`update session_token set last_used_time = now() - interval '2 hours'`, app.database.url);
     assert.equal((await rest("GET", "/v1/users/me", { token: body.accessToken })).status, 401);

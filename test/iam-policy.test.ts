@@ -8,6 +8,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { WorkspaceService } from "../shared/gen/svc/v1/workspace_service_pb.js";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { mergeWorkspaceProfile } from "./helpers/workspace-profile.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { restClient } from "./helpers/rest.ts";
 import { signIn, signInFirstAdmin } from "./helpers/sessions.ts";
@@ -56,11 +57,7 @@ describe("workspace IAM policy", () => {
     await makeUser(app.db, "bob");
     await makeUser(app.db, "carol");
     // Before the first request, so that no cached WORKSPACE_PROFILE hides it.
-    await adminQuery(
-      `insert into setting (name, value) values ('WORKSPACE_PROFILE', '{"maximumRoleExpiration": "7d"}')
-       on conflict (name) do update set value = setting.value || excluded.value`,
-      app.database.url,
-    );
+    await mergeWorkspaceProfile(app, { maximumRoleExpiration: "7d" });
     token.admin = await signInFirstAdmin(rest);
     token.bob = await signIn(rest, "bob");
     token.carol = await signIn(rest, "carol");

@@ -12,6 +12,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { AuthService } from "../shared/gen/svc/v1/auth_service_pb.js";
 import { UserService } from "../shared/gen/svc/v1/user_service_pb.js";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { mergeWorkspaceProfile } from "./helpers/workspace-profile.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { enrol, totpCode, wrongCode, type MfaUser } from "./helpers/mfa.ts";
 import { restClient } from "./helpers/rest.ts";
@@ -40,8 +41,7 @@ describe("second-factor enrolment", () => {
     app = await startTestApp({ bootstrap: ADMIN });
     rest = restClient(app.baseUrl);
     for (const id of ["bob", "carol", "dave", "erin"]) await makeUser(app.db, id);
-    await sql(`insert into setting (name, value) values ('WORKSPACE_PROFILE', '{"title": "Acme Data"}')
-               on conflict (name) do update set value = setting.value || excluded.value`);
+    await mergeWorkspaceProfile(app, { title: "Acme Data" });
   });
   after(() => app.close());
 

@@ -10,8 +10,8 @@ import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { UserService } from "../shared/gen/svc/v1/user_service_pb.js";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { mergeWorkspaceProfile } from "./helpers/workspace-profile.ts";
 import { adminQuery } from "./helpers/db.ts";
-import { eventually } from "./helpers/instances.ts";
 import { enrol, totpCode, type MfaUser } from "./helpers/mfa.ts";
 import { restClient } from "./helpers/rest.ts";
 import { killAllServers, runUntilExit } from "./helpers/server-process.ts";
@@ -29,15 +29,7 @@ describe("required second factor and resets", () => {
   const sql = async <T = Record<string, unknown>>(text: string) => (await adminQuery(text, app.database.url)).rows as T[];
   const login = (loginId: string) => rest<Login>("POST", "/v1/auth/login", { body: { loginId, password: STRONG_PASSWORD } });
   const patch = (loginId: string, token: string, body: object) => rest<MfaUser>("PATCH", `/v1/users/${loginId}`, { token, body });
-  /** Merges `value` into the stored profile, and waits until the server's setting cache has it (the change is announced, not waited for). */
-  const setProfile = async (value: Record<string, unknown>) => {
-    await sql(`insert into setting (name, value) values ('WORKSPACE_PROFILE', '${JSON.stringify(value)}')
-         on conflict (name) do update set value = setting.value || excluded.value`);
-    await eventually(async () => {
-      const cached = await app.settings.get("WORKSPACE_PROFILE");
-      return Object.entries(value).every(([key, v]) => cached?.[key] === v);
-    });
-  };
+  const setProfile = (value: Record<string, unknown>) => mergeWorkspaceProfile(app, value);
 
   before(async () => {
     app = await startTestApp({ bootstrap: ADMIN });

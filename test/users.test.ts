@@ -8,6 +8,7 @@ import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { UserService } from "../shared/gen/svc/v1/user_service_pb.js";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { mergeWorkspaceProfile } from "./helpers/workspace-profile.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { restClient } from "./helpers/rest.ts";
 import { ADMIN, STRONG_PASSWORD } from "./helpers/users.ts";
@@ -66,10 +67,7 @@ describe("users", () => {
     assert.ok((await workspaceBindings()).some((b) => b.role === "roles/workspaceMember" && b.members.includes("user:login_id=erin")));
     const escalate = await create("frank", { password: STRONG_PASSWORD, roles: [{ role: "roles/workspaceAdmin" }] });
     assert.equal(escalate.status, 403);
-    await adminQuery(
-      `insert into setting (name, value) values ('WORKSPACE_PROFILE', '{"disallowSignup": true}') on conflict (name) do update set value = setting.value || excluded.value`,
-      app.database.url,
-    );
+    await mergeWorkspaceProfile(app, { disallowSignup: true });
     const refused = await create("grace", { password: STRONG_PASSWORD });
     assert.equal(refused.status, 403);
     assert.match(String((refused.body as unknown as { message: string }).message), /sign-up is disabled/);
