@@ -17,8 +17,9 @@ let grammars: { database: string; parser: SqlParser }[] | undefined;
 
 /** The MySQL grammar, then the MariaDB one; loaded on first use (a few hundred kB of parser each). */
 function loadGrammars(): { database: string; parser: SqlParser }[] {
+  if (grammars) return grammars;
   const require = createRequire(import.meta.url);
-  grammars ??= [
+  grammars = [
     { database: "mysql", parser: new (require("node-sql-parser/build/mysql.js") as ParserModule).Parser() },
     { database: "mariadb", parser: new (require("node-sql-parser/build/mariadb.js") as ParserModule).Parser() },
   ];
