@@ -13,20 +13,9 @@ import { openTarget } from "../shared/engine/target-open.ts";
 import type { ConnectionConfig, ExecuteOutcome, ExecuteRequest, StatementLog, StopMode, Target, TargetSession } from "../shared/engine/target.ts";
 import { withDatabase } from "../shared/platform/postgres-url.ts";
 import { adminUrl } from "./helpers/db.ts";
-import { connectMysql, createPgTarget, MYSQL, uniqueName } from "./helpers/instances.ts";
+import { connectMysql, createPgTarget, MYSQL, pgServerConnection, uniqueName } from "./helpers/instances.ts";
 
-const server = new URL(adminUrl());
-const PG: ConnectionConfig = {
-  engine: "POSTGRES",
-  host: server.hostname,
-  port: Number(server.port || 5432),
-  username: decodeURIComponent(server.username || "postgres"),
-  password: decodeURIComponent(server.password),
-  database: "",
-  sslMode: "DISABLE",
-  sslCa: "",
-  extraOptions: {},
-};
+const PG: ConnectionConfig = pgServerConnection();
 const MY: ConnectionConfig = { ...PG, engine: "MYSQL", host: MYSQL.host, port: MYSQL.port, username: MYSQL.user, password: MYSQL.password };
 
 interface Run {

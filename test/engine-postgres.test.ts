@@ -11,21 +11,10 @@ import { openTarget } from "../shared/engine/target-open.ts";
 import type { ConnectionConfig, Target } from "../shared/engine/target.ts";
 import { withDatabase } from "../shared/platform/postgres-url.ts";
 import { adminQuery, adminUrl } from "./helpers/db.ts";
-import { closedPort, uniqueName } from "./helpers/instances.ts";
+import { closedPort, pgServerConnection, uniqueName } from "./helpers/instances.ts";
 import { silentServer } from "./helpers/silent-server.ts";
 
-const server = new URL(adminUrl());
-const SERVER: ConnectionConfig = {
-  engine: "POSTGRES",
-  host: server.hostname,
-  port: Number(server.port || 5432),
-  username: decodeURIComponent(server.username || "postgres"),
-  password: decodeURIComponent(server.password),
-  database: "",
-  sslMode: "DISABLE",
-  sslCa: "",
-  extraOptions: {},
-};
+const SERVER: ConnectionConfig = pgServerConnection();
 const WRONG_PASSWORD = "Wr0ng-Secret-Pw";
 
 // One schema, written in two orders that give the same objects.

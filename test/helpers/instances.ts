@@ -10,6 +10,7 @@ import { createSecretBox, type SecretBox } from "../../shared/secrets/secret-box
 import { parseSecretKey } from "../../shared/secrets/secret-key.ts";
 import { adminQuery, adminUrl } from "./db.ts";
 import type { restClient } from "./rest.ts";
+import type { ConnectionConfig } from "../../shared/engine/target.ts";
 
 type Rest = ReturnType<typeof restClient>;
 
@@ -21,6 +22,22 @@ export function testSecrets(): SecretBox {
 }
 
 /** An ADMIN data source on the tests' PostgreSQL server. */
+/** The engine connection of the tests' PostgreSQL server itself (no database named, no TLS). */
+export function pgServerConnection(): ConnectionConfig {
+  const url = new URL(adminUrl());
+  return {
+    engine: "POSTGRES",
+    host: url.hostname,
+    port: Number(url.port || 5432),
+    username: decodeURIComponent(url.username || "postgres"),
+    password: decodeURIComponent(url.password),
+    database: "",
+    sslMode: "DISABLE",
+    sslCa: "",
+    extraOptions: {},
+  };
+}
+
 export function pgAdminSource(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const url = new URL(adminUrl());
   return {
