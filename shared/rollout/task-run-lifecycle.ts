@@ -31,10 +31,13 @@ export async function startTaskRun(tx: CommonQueryMethods, runId: number): Promi
  * The notice of a run started or settled, sent after its transaction
  * committed, outside any transaction: a notice inside a writing transaction
  * holds the server's notification lock through the commit's WAL flush, which
- * would put the commits of every concurrent run in one line.
+ * would put the commits of every concurrent run in one line. The change has
+ * committed whatever becomes of its notice, so a notice that cannot be sent
+ * (the store is unreachable) is dropped rather than failing the run: the
+ * watchers read again when their own connection comes back.
  */
 export async function announceRunChange(db: CommonQueryMethods, ref: RolloutRef): Promise<void> {
-  await noticeChange(db, rolloutName(ref));
+  await noticeChange(db, rolloutName(ref)).catch(() => undefined);
 }
 
 export interface RunOutcome {
