@@ -141,3 +141,25 @@ export async function targetEnvironments(
 export async function lockTask(db: CommonQueryMethods, id: number): Promise<void> {
   await db.query(sql.unsafe`select 1 from task where id = ${id} for update`);
 }
+
+/**
+ * Whether the end of this task's run leaves everything above the task as it
+ * was: its rollout and stage are RUNNING, and the stage has other tasks at
+ * work (PENDING or RUNNING) and none waiting to start (NOT_STARTED). Then the
+ * stage stays RUNNING whatever the task's end, and no task may start because
+ * of it. Read through the index of unfinished tasks (task_unfinished).
+ */
+export async function stageGoesOnWithout(db: CommonQueryMethods, taskId: number): Promise<boolean> {
+  const goesOn = await db.maybeOneFirst(sql.prepared("task.stage_goes_on_without", z.object({ goes_on: z.boolean() }))`
+    select exists (select 1 from task o
+                   where o.project_id = t.project_id and o.rollout_id = t.rollout_id and o.stage_id = t.stage_id
+                     and o.state in ('PENDING', 'RUNNING') and o.id <> t.id)
+       and not exists (select 1 from task o
+                       where o.project_id = t.project_id and o.rollout_id = t.rollout_id and o.stage_id = t.stage_id
+                         and o.state = 'NOT_STARTED') as goes_on
+    from task t
+    join stage s on s.project_id = t.project_id and s.rollout_id = t.rollout_id and s.id = t.stage_id
+    join rollout r on r.project_id = t.project_id and r.id = t.rollout_id
+    where t.id = ${taskId} and s.state = 'RUNNING' and r.state = 'RUNNING'`);
+  return goesOn ?? false;
+}

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import mysql from "mysql2/promise";
+import type { QueryResult } from "pg";
 import { withDatabase } from "../../shared/platform/postgres-url.ts";
 import { createSecretBox, type SecretBox } from "../../shared/secrets/secret-box.ts";
 import { parseSecretKey } from "../../shared/secrets/secret-key.ts";
@@ -63,7 +64,7 @@ export function uniqueName(prefix: string): string {
 export async function createPgTarget(
   statements: string[] = [],
   name = uniqueName("tgt"),
-): Promise<{ name: string; query(sql: string): Promise<unknown>; drop(): Promise<void> }> {
+): Promise<{ name: string; query(sql: string): Promise<QueryResult>; drop(): Promise<void> }> {
   await adminQuery(`create database ${name}`);
   const query = (sql: string) => adminQuery(sql, withDatabase(adminUrl(), name));
   for (const statement of statements) await query(statement);
