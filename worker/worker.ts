@@ -14,6 +14,8 @@ import { startLeaderRunners } from "./leader-runners.ts";
 import { createTaskList, type TaskDeps } from "./task-list.ts";
 
 const DEFAULT_CONCURRENCY = 5;
+/** Below the reconciler's grace for locked jobs of runs nobody executes (reconcile.ts). */
+const LOCAL_QUEUE_TTL_MS = 10_000;
 
 export interface WorkerDeps extends TaskDeps {
   url: string;
@@ -55,8 +57,10 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       taskList: createTaskList({ ...deps, cancels, lockConnections }),
       logger: createGraphileLogger(logger),
       events,
-      // Completions of jobs ending together are written in one statement.
-      preset: { worker: { completeJobBatchDelay: 0 } },
+      // Completions of jobs ending together are written in one statement, and
+      // jobs are fetched (and locked) a few at a time, one more than run at
+      // once; a fetched job not started within LOCAL_QUEUE_TTL_MS goes back.
+      preset: { worker: { completeJobBatchDelay: 0, localQueue: { size: concurrency + 1, ttl: LOCAL_QUEUE_TTL_MS } } },
     });
   } catch (error) {
     await Promise.all([cancels.close(), presence.close(), lockConnections.close(), pool.end()]);
