@@ -18,8 +18,11 @@ export async function withTarget<T>(config: ConnectionConfig, use: (target: Targ
   }
 }
 
+/** What reaching an instance needs of it. */
+export type ReachableInstance = Pick<InstanceRow, "id" | "engine" | "dataSources">;
+
 /** How to connect to the instance through its data source of the type (ADMIN unless asked). */
-export function instanceConnection(instance: InstanceRow, secrets: SecretBox, type: DataSourceType = "ADMIN"): ConnectionConfig {
+export function instanceConnection(instance: ReachableInstance, secrets: SecretBox, type: DataSourceType = "ADMIN"): ConnectionConfig {
   const source = dataSourceOf(instance.dataSources, type);
   if (!source) throw failedPrecondition(`instance "instances/${instance.id}" has no ${type} data source`);
   return connectionConfig(instance.engine, source, secrets);

@@ -1,5 +1,6 @@
 // The metadata store: one slonik pool (on pg) for domain queries.
 import { createPool, SchemaValidationError, sql, type DatabasePool, type DatabaseTransactionConnection, type Interceptor } from "slonik";
+import { z } from "zod";
 import type { Logger } from "./logger.ts";
 
 export type Db = DatabasePool;
@@ -47,6 +48,18 @@ function withApplicationName(url: string): string {
   if (!parsed.searchParams.has("application_name")) parsed.searchParams.set("application_name", APPLICATION_NAME);
   return parsed.toString();
 }
+
+/**
+ * Hot paths (a task run's claim and settlement) name their statements
+ * (sql.prepared): each connection then parses and plans them once, not on
+ * every call. A name stands for one text; this is sql.prepared for a
+ * statement whose rows are not read.
+ */
+export function preparedCommand(name: string) {
+  return sql.prepared(name, unreadRow);
+}
+
+const unreadRow = z.object({});
 
 /** One transaction per use case: the change, its audit record and its jobs. */
 export function withTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {

@@ -116,7 +116,7 @@ export interface RolloutProgress {
 
 /** The rollout's progress in one statement (the follow-up after each settlement reads it); undefined when the rollout does not exist. */
 export async function findRolloutProgress(db: CommonQueryMethods, ref: RolloutRef): Promise<RolloutProgress | undefined> {
-  const row = await db.maybeOne(sql.type(progressRow)`
+  const row = await db.maybeOne(sql.prepared("rollout.progress", progressRow)`
     select row_to_json(r) as rollout,
       coalesce((select json_agg(json_build_object('id', s.id, 'position', s.position, 'state', s.state) order by s.position)
                 from stage s where s.project_id = r.project_id and s.rollout_id = r.id), '[]') as stages,

@@ -10,22 +10,17 @@ import { noticeChange } from "../watch/change-notice.store.ts";
 import { rolloutName, taskRunName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout } from "./rollout.store.ts";
 import { createRuns } from "./run-creation.ts";
-import { lockTaskOfRun, markRunEnded, markRunRunning, type FinalRunState, type StartedRun, type TaskEnd } from "./task-run.store.ts";
+import { markRunEnded, type FinalRunState, type StartedRun, type TaskEnd } from "./task-run.store.ts";
 
 export { enqueueTaskRun, enqueueTaskRuns } from "./run-creation.ts";
 
 /** A run just started: what executing it needs (firstStatement: a continuation skips the statements applied before; statementTimeoutMs 0 = no limit). */
 export type RunningTaskRun = StartedRun;
 
-/**
- * PENDING → RUNNING (and its task); undefined when the run is no longer
- * PENDING, so it must not execute. Watchers learn of it from the notice the
- * caller sends after the commit (announceRunChange).
- */
-export async function startTaskRun(tx: CommonQueryMethods, runId: number): Promise<RunningTaskRun | undefined> {
-  if ((await lockTaskOfRun(tx, runId, ["PENDING"])) === undefined) return undefined;
-  return markRunRunning(tx, runId);
-}
+// Starting a run: PENDING → RUNNING (and its task); undefined when the run is
+// no longer PENDING, so it must not execute. Watchers learn of it from the
+// notice the caller sends after the commit (announceRunChange).
+export { markRunRunning as startTaskRun } from "./task-run.store.ts";
 
 /**
  * The notice of a run started or settled, sent after its transaction
@@ -61,7 +56,6 @@ export interface RunOutcome {
  * lock, refreshRollout).
  */
 export async function settleTaskRun(tx: CommonQueryMethods, runId: number, outcome: RunOutcome): Promise<boolean> {
-  if ((await lockTaskOfRun(tx, runId, ["PENDING", "RUNNING"])) === undefined) return false;
   const end = { state: outcome.state, detail: outcome.detail, error: outcome.error ?? "", affectedRows: outcome.affectedRows ?? 0 };
   const run = await markRunEnded(tx, runId, end, taskEndOf(outcome));
   if (!run) return false;

@@ -3,6 +3,7 @@
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import type { RolloutRef } from "./rollout-names.ts";
+import { storedDataSource } from "../instance/data-sources.ts";
 import { releaseFileColumn, taskStateAssignments, type TaskChanges, type TaskState } from "./task.store.ts";
 
 export const TASK_RUN_STATES = ["PENDING", "RUNNING", "DONE", "FAILED", "CANCELED"] as const;
@@ -94,13 +95,17 @@ export async function findActiveRuns(db: CommonQueryMethods, ref: RolloutRef, ta
   ];
 }
 
-/** Locks the task of a run in one of `states` (lock order: task, then run); undefined when the run is in none of them. */
-export async function lockTaskOfRun(db: CommonQueryMethods, runId: number, states: readonly ("PENDING" | "RUNNING")[]): Promise<number | undefined> {
-  return (
-    (await db.maybeOneFirst(sql.type(z.object({ id: z.coerce.number() }))`
-      select t.id from task t join task_run r on r.task_id = t.id
-      where r.id = ${runId} and r.state = any(${sql.array(states, "text")}) for update of t`)) ?? undefined
-  );
+/**
+ * The task of run `runId` if the run is in one of `states`, locked (lock
+ * order: task, then run): a statement's first step (`locked_task`), that its
+ * change of the run then requires. When a concurrent change of the run
+ * committed while the lock was awaited, the run's update re-reads the row
+ * and finds it no longer in those states.
+ */
+function lockedTaskStep(runId: number, states: readonly ("PENDING" | "RUNNING")[]) {
+  return sql.fragment`locked_task as (
+    select t.id from task t join task_run r on r.task_id = t.id
+    where r.id = ${runId} and r.state = any(${sql.array(states, "text")}) for update of t)`;
 }
 
 const startedRun = z
@@ -118,6 +123,9 @@ const startedRun = z
     release_file: releaseFileColumn.nullable(),
     lock_timeout_ms: z.coerce.number(),
     statement_timeout_ms: z.coerce.number(),
+    engine: z.enum(["POSTGRES", "MYSQL"]),
+    instance_state: z.enum(["ACTIVE", "DELETED"]),
+    data_sources: z.array(storedDataSource),
   })
   .transform((r) => ({
     id: r.id,
@@ -133,29 +141,33 @@ const startedRun = z
     releaseFile: r.release_file ?? undefined,
     lockTimeoutMs: r.lock_timeout_ms,
     statementTimeoutMs: r.statement_timeout_ms,
+    /** The instance as the run started: how the worker reaches the target. */
+    instance: { id: r.instance_id, engine: r.engine, state: r.instance_state, dataSources: r.data_sources },
   }));
 
 export type StartedRun = z.infer<typeof startedRun>;
 
 /**
- * PENDING → RUNNING, its task RUNNING, in one statement answering what
- * executing it needs (the statement, the project's timeouts); undefined when
- * the run is not PENDING. Lock the task first (lockTaskOfRun).
+ * PENDING → RUNNING, its task (locked first) RUNNING, in one prepared
+ * statement answering what executing it needs (the statement, the project's
+ * timeouts, the instance); undefined when the run is not PENDING.
  */
 export async function markRunRunning(db: CommonQueryMethods, id: number): Promise<StartedRun | undefined> {
   return (
-    (await db.maybeOne(sql.type(startedRun)`
-      with run as (
+    (await db.maybeOne(sql.prepared("task_run.mark_running", startedRun)`
+      with ${lockedTaskStep(id, ["PENDING"])},
+      run as (
         update task_run set state = 'RUNNING', start_time = now(), update_time = now()
-        where id = ${id} and state = 'PENDING'
+        where id = ${id} and state = 'PENDING' and task_id = (select id from locked_task)
         returning id, task_id, project_id, rollout_id, first_statement, creator),
       started as (
         update task t set state = 'RUNNING', update_time = now() from run where t.id = run.task_id
         returning t.id, t.instance_id, t.database_name, t.type, t.statement, t.release_file)
       select run.id, run.task_id, run.project_id, run.rollout_id, run.first_statement, run.creator,
              started.instance_id, started.database_name, started.type, started.statement, started.release_file,
-             p.lock_timeout_ms, p.statement_timeout_ms
-      from run join started on started.id = run.task_id join project p on p.id = run.project_id`)) ?? undefined
+             p.lock_timeout_ms, p.statement_timeout_ms, i.engine, i.state as instance_state, i.data_sources
+      from run join started on started.id = run.task_id join project p on p.id = run.project_id
+      join instance i on i.id = started.instance_id`)) ?? undefined
   );
 }
 
@@ -172,20 +184,22 @@ export interface TaskEnd extends TaskChanges {
 }
 
 /**
- * PENDING or RUNNING → a final state, and with `task` its task's state in
- * the same statement; undefined when the run had already ended (then the
- * task is left as it is). Lock the task first (lockTaskOfRun).
+ * PENDING or RUNNING → a final state, its task locked first, and with `task`
+ * the task's state in the same prepared statement; undefined when the run
+ * had already ended (then the task is left as it is).
  */
 export async function markRunEnded(db: CommonQueryMethods, id: number, end: RunEnd, task?: TaskEnd): Promise<TaskRunRow | undefined> {
   const ended = sql.fragment`
-    update task_run set state = ${end.state}, detail = ${end.detail}, error = ${end.error}, affected_rows = ${end.affectedRows},
-      end_time = now(), update_time = now()
-    where id = ${id} and state in ('PENDING', 'RUNNING')
-    returning ${columns}`;
-  if (!task) return (await db.maybeOne(sql.type(taskRunRow)`${ended}`)) ?? undefined;
+    with ${lockedTaskStep(id, ["PENDING", "RUNNING"])},
+    ended as (
+      update task_run set state = ${end.state}, detail = ${end.detail}, error = ${end.error}, affected_rows = ${end.affectedRows},
+        end_time = now(), update_time = now()
+      where id = ${id} and state in ('PENDING', 'RUNNING') and task_id = (select id from locked_task)
+      returning ${columns})`;
+  if (!task) return (await db.maybeOne(sql.prepared("task_run.mark_ended", taskRunRow)`${ended} select * from ended`)) ?? undefined;
   return (
-    (await db.maybeOne(sql.type(taskRunRow)`
-      with ended as (${ended}),
+    (await db.maybeOne(sql.prepared("task_run.mark_ended_with_task", taskRunRow)`
+      ${ended},
       task_set as (update task set ${taskStateAssignments(task.state, task)} from ended where task.id = ended.task_id)
       select * from ended`)) ?? undefined
   );

@@ -8,7 +8,7 @@
 import type { CommonQueryMethods } from "slonik";
 import { listenToChannel } from "../platform/channel-listener.ts";
 import type { Logger } from "../platform/logger.ts";
-import { getStoredSetting, getStoredSettings } from "./setting.store.ts";
+import { getStoredSetting } from "./setting.store.ts";
 
 export interface SettingReader {
   /** The stored payload of a setting, or undefined when never written. */
@@ -20,10 +20,12 @@ export function storedSettings(db: CommonQueryMethods): SettingReader {
   return { get: (name) => getStoredSetting(db, name) };
 }
 
-/** Reads the named settings from the store now, in one query, and answers those (others are read when asked for). */
-export async function storedSettingsOf(db: CommonQueryMethods, names: readonly string[]): Promise<SettingReader> {
-  const values = await getStoredSettings(db, names);
-  return { get: async (name) => (names.includes(name) ? values.get(name) : getStoredSetting(db, name)) };
+/**
+ * Answers the named settings from the payloads a query read along with other
+ * facts (storedSettingsColumn); others are read from the store when asked for.
+ */
+export function settingsReadAlong(db: CommonQueryMethods, names: readonly string[], values: Readonly<Record<string, Record<string, unknown>>>): SettingReader {
+  return { get: async (name) => (names.includes(name) ? values[name] : getStoredSetting(db, name)) };
 }
 
 export interface SettingCache extends SettingReader {

@@ -1,16 +1,18 @@
 // How a worker process learns that a run it executes must stop (contract
 // §12.5): one LISTEN connection per process; a notice names a run, whose
-// reason is then read from its row. A run is also checked when its watch
-// starts and after the channel reconnects, so a request made while nobody
-// listened is not missed.
+// reason is then read from its row. A run is watched from before its claim:
+// a stop can only be asked of a RUNNING run, and the notice of a request is
+// sent when it commits, which is after the claim's commit; the watched runs
+// are checked again after the channel reconnects, so a request made while
+// nobody listened is not missed.
 import type { CommonQueryMethods } from "slonik";
 import { listenToChannel } from "../platform/channel-listener.ts";
 import type { Logger } from "../platform/logger.ts";
 import { CANCEL_CHANNEL, findCancelReason } from "./cancel.store.ts";
 
 export interface CancelWatch {
-  /** Calls `onCancel` once with the reason when the run is asked to stop (now or later); resolves to the function that ends the watch. */
-  watch(runId: number, onCancel: (reason: string) => void): Promise<() => void>;
+  /** Calls `onCancel` once with the reason when the run is asked to stop from now on; answers the function that ends the watch. */
+  watch(runId: number, onCancel: (reason: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -37,9 +39,8 @@ export function createCancelWatch(url: string, db: CommonQueryMethods, logger: L
   });
 
   return {
-    async watch(runId, onCancel) {
+    watch(runId, onCancel) {
       watched.set(runId, onCancel);
-      await check(runId);
       return () => {
         if (watched.get(runId) === onCancel) watched.delete(runId);
       };

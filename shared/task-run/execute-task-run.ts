@@ -25,7 +25,7 @@ import { findCancelReason } from "./cancel.store.ts";
 import type { CancelWatch } from "./cancel-watch.ts";
 import { claimTaskRun } from "./claim-task-run.ts";
 import { doneDetail, failedDetail, stoppedDetail, type ScriptEnd } from "./run-detail.ts";
-import { runConnection } from "./run-connection.ts";
+import { runConnectionOf } from "./run-connection.ts";
 import { RunLocks, type LockConnections } from "./run-locks.store.ts";
 import { countSettled, settleInTransaction } from "./settle-run.ts";
 import { recordRunSession } from "./task-run-execution.store.ts";
@@ -49,25 +49,29 @@ const SETTLE_RETRY_MS = 500;
 
 export async function executeTaskRun(deps: ExecutionDeps, runId: number): Promise<void> {
   const lost = new AbortController();
+  const stop = new AbortController();
   const locks = await RunLocks.open(deps.lockConnections, (error) => lost.abort(error));
+  const unwatch = deps.cancels.watch(runId, (reason) => stop.abort(isSuspension(reason) ? "suspend" : "cancel"));
   try {
     const pending = await locks.tryLockPendingRun(runId);
     if (!pending) return;
-    const claim = await claimTaskRun(deps.db, locks, runId, pending);
+    const claim = await claimTaskRun(deps.db, runId, pending);
     if (claim.kind === "waiting") deps.logger.debug({ runId, reason: claim.reason }, "task run waits");
     if (claim.kind !== "started") return;
-    await runClaimed(deps, locks, claim.run, lost.signal);
+    await runClaimed(deps, locks, claim.run, AbortSignal.any([stop.signal, lost.signal])); // a lost lock stops the script like a cancel
   } finally {
+    unwatch();
     await locks.close();
   }
 }
 
-async function runClaimed(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun, lost: AbortSignal): Promise<void> {
+/** `stop` aborts when the run is asked to stop or its locks are lost. */
+async function runClaimed(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun, stop: AbortSignal): Promise<void> {
   const decision: ReleaseGateDecision = run.releaseFile ? await releaseGate(deps.db, { ...run, releaseFile: run.releaseFile }) : { kind: "apply" };
   if (decision.kind === "skip") return settle(deps, locks, run, { state: "DONE", detail: decision.reason, skipTask: decision.reason }, false);
   if (decision.kind === "refuse") return settle(deps, locks, run, { state: "FAILED", detail: `not run: ${decision.message}`, error: decision.message }, false);
   const log = new TaskRunLogWriter(deps.db, run.id);
-  const outcome = await executeOnTarget(deps, run, log, lost);
+  const outcome = await executeOnTarget(deps, run, log, stop);
   await settle(deps, locks, run, outcome, true, log.takeRest());
 }
 
@@ -87,7 +91,7 @@ async function settle(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun,
       });
       if (settled) {
         countSettled(deps.metrics, outcome);
-        await followUpRollout(deps.db, { projectId: run.projectId, id: run.rolloutId }, run.creator);
+        await followUpRollout(deps.db, { projectId: run.projectId, id: run.rolloutId }, run.creator, run.taskId);
       } else deps.logger.warn({ runId: run.id }, "task run had been settled meanwhile (its lock was lost); this worker's outcome is dropped");
       return;
     } catch (error) {
@@ -99,20 +103,17 @@ async function settle(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun,
 }
 
 /** Runs the script; the log entries not yet written are left in `log` for the settlement. */
-async function executeOnTarget(deps: ExecutionDeps, run: RunningTaskRun, log: TaskRunLogWriter, lost: AbortSignal): Promise<RunOutcome> {
-  const stop = new AbortController();
-  const unwatch = await deps.cancels.watch(run.id, (reason) => stop.abort(isSuspension(reason) ? "suspend" : "cancel"));
+async function executeOnTarget(deps: ExecutionDeps, run: RunningTaskRun, log: TaskRunLogWriter, stop: AbortSignal): Promise<RunOutcome> {
   let transactional: boolean | undefined;
   try {
-    const config = await runConnection(deps.db, deps.secrets, run.instanceId);
-    const result = await withTarget(config, (target) =>
+    const result = await withTarget(runConnectionOf(run.instance, deps.secrets), (target) =>
       target.execute({
         database: run.databaseName,
         script: run.statement,
         firstStatement: run.firstStatement,
         lockTimeoutMs: run.lockTimeoutMs,
         statementTimeoutMs: run.statementTimeoutMs,
-        signal: AbortSignal.any([stop.signal, lost]), // a lost lock stops the script like a cancel
+        signal: stop,
         onSession: async (session, inTransaction) => {
           transactional = inTransaction;
           log.eachAtOnce = !inTransaction;
@@ -126,8 +127,6 @@ async function executeOnTarget(deps: ExecutionDeps, run: RunningTaskRun, log: Ta
     const message = errorMessage(error);
     const applied = transactional === false ? "the log shows the statements applied" : "nothing was applied";
     return { state: "FAILED", detail: `the run could not complete: ${message}; ${applied}`, error: message };
-  } finally {
-    unwatch();
   }
 }
 

@@ -54,7 +54,7 @@ export class LockConnections {
     client.removeAllListeners("end");
     if (healthy && !this.closed && this.idle.length < MAX_IDLE) {
       try {
-        await client.query("select pg_advisory_unlock_all()");
+        await client.query({ name: "run_locks.unlock_all", text: "select pg_advisory_unlock_all()" });
         client.on("error", () => this.forget(client)); // a connection that fails while idle is dropped
         client.on("end", () => this.forget(client));
         this.idle.push(client);
@@ -105,37 +105,39 @@ export class RunLocks {
 
   /**
    * Takes the run's lock if the run is PENDING and no worker holds it, and
-   * answers the run's task and target database; undefined otherwise (then no
-   * lock is taken). The row is read as the statement began: a run another
-   * worker settled meanwhile may still read PENDING, which the claim's own
-   * check under the task's row lock catches.
+   * then tries its target database's lock, in one statement; answers the
+   * run's task and target, and whether the target's lock was taken;
+   * undefined when the run's lock was not (then no lock is taken). The row
+   * is read as the statement began: a run another worker settled meanwhile
+   * may still read PENDING, which the claim's own check under the task's row
+   * lock catches.
    */
   async tryLockPendingRun(runId: number): Promise<PendingRunTarget | undefined> {
-    const { rows } = await this.client.query<{ locked: boolean; task_id: string; instance_id: string; database_name: string }>(
-      `select pg_try_advisory_lock($1, $2) as locked, r.task_id::text, t.instance_id, t.database_name
-       from task_run r join task t on t.id = r.task_id where r.id = $3 and r.state = 'PENDING'`,
-      [TASK_RUN_LOCK_CLASS, runId % RUN_KEY_MODULUS, runId],
-    );
+    const { rows } = await this.client.query<{ target_locked: boolean | null; task_id: string; instance_id: string; database_name: string }>({
+      name: "run_locks.lock_pending_run",
+      text: `select r.task_id::text, t.instance_id, t.database_name,
+               case when pg_try_advisory_lock($1, $2) then pg_try_advisory_lock($3, hashtext(t.instance_id || '/' || t.database_name)) end as target_locked
+             from task_run r join task t on t.id = r.task_id where r.id = $4 and r.state = 'PENDING'`,
+      values: [TASK_RUN_LOCK_CLASS, runId % RUN_KEY_MODULUS, TARGET_DATABASE_LOCK_CLASS, runId],
+    });
     const row = rows[0];
-    return row?.locked ? { taskId: Number(row.task_id), instanceId: row.instance_id, databaseName: row.database_name } : undefined;
+    if (!row || row.target_locked === null) return undefined;
+    return { taskId: Number(row.task_id), instanceId: row.instance_id, databaseName: row.database_name, targetLocked: row.target_locked };
   }
 
-  async tryLockTarget(instanceId: string, databaseName: string): Promise<boolean> {
-    return this.tryLock("select pg_try_advisory_lock($1, hashtext($2 || '/' || $3)) as locked", [TARGET_DATABASE_LOCK_CLASS, instanceId, databaseName]);
-  }
-
+  /** Lets the target database's lock go before the run's end commits, so that the runs it dispatches find the target free. */
   async unlockTarget(instanceId: string, databaseName: string): Promise<void> {
-    await this.client.query("select pg_advisory_unlock($1, hashtext($2 || '/' || $3))", [TARGET_DATABASE_LOCK_CLASS, instanceId, databaseName]);
+    await this.client.query({
+      name: "run_locks.unlock_target",
+      text: "select pg_advisory_unlock($1, hashtext($2 || '/' || $3))",
+      values: [TARGET_DATABASE_LOCK_CLASS, instanceId, databaseName],
+    });
   }
 
   /** Releases every lock (the connection goes back to the process's idle ones, or ends). */
   async close(): Promise<void> {
     this.closing = true;
     await this.connections.giveBack(this.client, !this.lost);
-  }
-
-  private async tryLock(text: string, values: unknown[]): Promise<boolean> {
-    return (await this.client.query<{ locked: boolean }>(text, values)).rows[0]?.locked === true;
   }
 }
 

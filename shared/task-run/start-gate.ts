@@ -6,49 +6,61 @@
 // database busy; so the emergency pause wins over the window.
 import type { CommonQueryMethods } from "slonik";
 import type { MaintenanceWindowSetting } from "../gen/svc/v1/setting_operations_pb.js";
-import { storedSettingsOf, type SettingReader } from "../settings/setting-cache.ts";
+import { settingsReadAlong, type SettingReader } from "../settings/setting-cache.ts";
 import { settingKind } from "../settings/setting-catalog.ts";
 import { effectiveValue } from "../settings/setting-value.ts";
 import { emergencyPauseReason } from "./emergency-pause.ts";
 import { maintenanceSchedule, nextOpening } from "./maintenance-window.ts";
-import { findGateFacts, shareEmergencyPauseLock, type GateFacts } from "./start-gate.store.ts";
+import { findClaimFacts, findGateFacts, shareEmergencyPauseLock, type GateFacts } from "./start-gate.store.ts";
 
 export type Gate = { open: true } | { open: false; reason: string; retryAt?: Date };
 
 const OPEN: Gate = { open: true };
+
+/** The settings the gate reads. */
+const GATE_SETTINGS = ["EMERGENCY_PAUSE", "MAINTENANCE_WINDOW"];
+
+/** The gate of a run being claimed, and whether its rollout's parallel limit must be checked too. */
+export type ClaimGate = Gate & { slotLimited: boolean };
 
 /**
  * The gate as the worker reads it in the transaction that claims the run
  * (marks it RUNNING): settings read from that transaction, and the
  * emergency-pause lock held until it commits, so that a pause switched on
  * meanwhile either waits for the claim (and then suspends the run) or is
- * seen here. Call it first in the transaction, before any row lock.
+ * seen here (the lock is taken by a statement of its own, so that the read
+ * after it sees what the pause's switch committed). Call it first in the
+ * transaction, before any row lock.
  */
-export async function claimGate(tx: CommonQueryMethods, taskId: number, now = new Date()): Promise<Gate> {
+export async function claimGate(tx: CommonQueryMethods, taskId: number, now = new Date()): Promise<ClaimGate> {
   await shareEmergencyPauseLock(tx);
-  const settings = await storedSettingsOf(tx, ["EMERGENCY_PAUSE", "MAINTENANCE_WINDOW"]);
-  return (await startGates(tx, settings, [taskId], now)).get(taskId)!;
+  const found = await findClaimFacts(tx, taskId, GATE_SETTINGS);
+  if (!found) throw new Error(`start gate: task ${taskId} does not exist`);
+  const windowGate = await settingsGate(settingsReadAlong(tx, GATE_SETTINGS, found.settings), now);
+  return { ...(windowGate.open ? gateOf(found.facts, windowGate.opensAt) : windowGate), slotLimited: found.slotLimited };
 }
 
 /** Why each given task (with a PENDING run) waits, in one query; tasks that may start have no entry. */
 export async function waitingReasons(db: CommonQueryMethods, settings: SettingReader, taskIds: readonly number[], now = new Date()): Promise<Map<number, string>> {
+  const windowGate = await settingsGate(settings, now);
+  if (!windowGate.open) return new Map(taskIds.map((id) => [id, windowGate.reason]));
+  const facts = await findGateFacts(db, taskIds);
   const reasons = new Map<number, string>();
-  for (const [taskId, gate] of await startGates(db, settings, taskIds, now)) if (!gate.open) reasons.set(taskId, gate.reason);
+  for (const id of taskIds) {
+    const found = facts.get(id);
+    if (!found) throw new Error(`start gate: task ${id} does not exist`);
+    const gate = gateOf(found, windowGate.opensAt);
+    if (!gate.open) reasons.set(id, gate.reason);
+  }
   return reasons;
 }
 
-/** Gates by task id. */
-async function startGates(db: CommonQueryMethods, settings: SettingReader, taskIds: readonly number[], now: Date): Promise<Map<number, Gate>> {
+/** What the settings decide for every task: closed by the emergency pause, or open as far as they go, with the maintenance window's next opening when it is closed. */
+async function settingsGate(settings: SettingReader, now: Date): Promise<{ open: false; reason: string } | { open: true; opensAt: Date | undefined }> {
   const pause = await emergencyPauseReason(settings);
-  if (pause !== undefined) return new Map(taskIds.map((id) => [id, { open: false, reason: `emergency pause: ${pause}` }]));
+  if (pause !== undefined) return { open: false, reason: `emergency pause: ${pause}` };
   const schedule = maintenanceSchedule(effectiveValue(settingKind("MAINTENANCE_WINDOW"), await settings.get("MAINTENANCE_WINDOW")) as MaintenanceWindowSetting);
-  const opensAt = schedule && nextOpening(schedule, now);
-  const facts = await findGateFacts(db, taskIds);
-  return new Map(taskIds.map((id) => {
-    const found = facts.get(id);
-    if (!found) throw new Error(`start gate: task ${id} does not exist`);
-    return [id, gateOf(found, opensAt)];
-  }));
+  return { open: true, opensAt: schedule && nextOpening(schedule, now) };
 }
 
 function gateOf(facts: GateFacts, windowOpensAt: Date | undefined): Gate {

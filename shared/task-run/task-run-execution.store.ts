@@ -6,6 +6,7 @@ import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import type { TargetSession } from "../engine/target.ts";
 import type { ReleaseFileRef } from "../plan/plan-specs.ts";
+import { preparedCommand } from "../platform/db.ts";
 import { ROLLOUT_SLOT_LOCK_CLASS } from "../platform/locks.ts";
 
 /** Where a run executes, and what settling it needs. */
@@ -66,19 +67,18 @@ export interface PendingRunTarget {
   taskId: number;
   instanceId: string;
   databaseName: string;
+  /** The target database's lock was taken with the run's (one change at a time per database). */
+  targetLocked: boolean;
 }
 
 /**
- * In the transaction that claims a run: whether the rollout may run one more
- * task (project parallel_tasks_per_rollout; 0 = no limit). With a limit, it
- * first waits for the other claims of the rollout to commit (a transaction
- * lock), so that two claims never both take the last slot; without one,
- * claims do not wait for each other.
+ * In the transaction that claims a run of a rollout whose project limits
+ * the tasks it runs at once (parallel_tasks_per_rollout): whether it may run
+ * one more. It first waits for the other claims of the rollout to commit (a
+ * transaction lock), so that two claims never both take the last slot;
+ * without a limit, claims do not wait for each other (and do not call this).
  */
 export async function takeRolloutSlot(tx: CommonQueryMethods, runId: number): Promise<boolean> {
-  const limited = await tx.oneFirst(sql.type(z.object({ limited: z.boolean() }))`
-    select p.parallel_tasks_per_rollout > 0 as limited from task_run r join project p on p.id = r.project_id where r.id = ${runId}`);
-  if (!limited) return true;
   await tx.query(sql.unsafe`
     select pg_advisory_xact_lock(${ROLLOUT_SLOT_LOCK_CLASS}, hashtext(project_id || '/' || rollout_id)) from task_run where id = ${runId}`);
   return tx.oneFirst(sql.type(z.object({ free: z.boolean() }))`
@@ -90,7 +90,7 @@ export async function takeRolloutSlot(tx: CommonQueryMethods, runId: number): Pr
 
 /** Records the session a RUNNING run executes in, before any statement runs (for cancellation and §12.6). */
 export async function recordRunSession(db: CommonQueryMethods, runId: number, target: TargetSession, transactional: boolean): Promise<void> {
-  await db.query(sql.unsafe`
+  await db.query(preparedCommand("task_run_execution.record_session")`
     update task_run set backend = ${sql.jsonb(target)}, transactional = ${transactional}, update_time = now()
     where id = ${runId} and state = 'RUNNING'`);
 }
@@ -106,14 +106,19 @@ const runId = z.object({ id: z.coerce.number() });
  * The PENDING runs to dispatch now that a run of this target and rollout
  * ended: every run waiting for the target database, and, under a parallel
  * limit, the rollout's oldest runs up to the free slots; none whose batchRun
- * start still lies ahead (its own job is scheduled for then).
+ * start still lies ahead (its own job is scheduled for then). The target's
+ * tasks are found first, by their index (the task of a PENDING run is
+ * PENDING), and then their runs: a plan made while the statistics still
+ * miss a new rollout's runs would otherwise go through every PENDING run.
  */
 export async function runsToDispatch(db: CommonQueryMethods, ended: RunTarget): Promise<number[]> {
   const due = sql.fragment`r.state = 'PENDING' and (r.run_at is null or r.run_at <= now())`;
   return [
-    ...(await db.anyFirst(sql.type(runId)`
-      select r.id from task_run r join task t on t.id = r.task_id
-      where ${due} and t.instance_id = ${ended.instanceId} and t.database_name = ${ended.databaseName}
+    ...(await db.anyFirst(sql.prepared("task_run_execution.runs_to_dispatch", runId)`
+      select r.id from task_run r
+      where ${due} and r.task_id = any(array(
+        select t.id from task t
+        where t.instance_id = ${ended.instanceId} and t.database_name = ${ended.databaseName} and t.state in ('PENDING', 'RUNNING')))
       union
       (select r.id from task_run r
        where ${due} and r.project_id = ${ended.projectId} and r.rollout_id = ${ended.rolloutId}

@@ -2,12 +2,13 @@
 // the statement's index in the script, written in batches.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
+import { preparedCommand } from "../platform/db.ts";
 import type { StatementLog } from "../engine/target.ts";
 
 export async function insertLogEntries(db: CommonQueryMethods, runId: number, entries: readonly StatementLog[]): Promise<void> {
   if (entries.length === 0) return;
   const column = <T>(pick: (e: StatementLog) => T) => entries.map(pick);
-  await db.query(sql.unsafe`
+  await db.query(preparedCommand("task_run_log.insert_entries")`
     insert into task_run_log (task_run_id, position, time, statement, rows_affected, duration_ms, error)
     select ${runId}, e.position, e.time, e.statement, e.rows_affected, e.duration_ms, e.error
     from unnest(

@@ -2,11 +2,12 @@
 // every write that changes an issue or a rollout (or one of its stages, tasks
 // or task runs) announces the resource's name on one channel, in the writing
 // transaction, so the notice is delivered exactly when the change commits.
-import { sql, type CommonQueryMethods } from "slonik";
+import type { CommonQueryMethods } from "slonik";
+import { preparedCommand } from "../platform/db.ts";
 
 export const CHANGE_CHANNEL = "svc_change";
 
 /** Announces that the issue or rollout `name` changed (delivered at commit). */
 export async function noticeChange(db: CommonQueryMethods, name: string): Promise<void> {
-  await db.query(sql.unsafe`select pg_notify(${CHANGE_CHANNEL}, ${name})`);
+  await db.query(preparedCommand("change_notice.notice")`select pg_notify(${CHANGE_CHANNEL}, ${name})`);
 }

@@ -1,0 +1,49 @@
+// Inventory: the named (prepared) statements of the hot paths. A connection
+// keeps a name's statement once parsed, and pg refuses the same name for
+// another text on that connection, so each name must stand for one
+// statement in the source.
+import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+
+const ROOTS = ["shared", "api", "worker"];
+const NAMED = [/sql\.prepared\(\s*"([^"]+)"/g, /preparedCommand\(\s*"([^"]+)"/g, /name:\s*"([^"]+)",\s*text:/g];
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && entry.name !== "gen") files.push(...(await sourceFiles(path)));
+    else if (entry.isFile() && path.endsWith(".ts") && !path.endsWith(".test.ts")) files.push(path);
+  }
+  return files;
+}
+
+async function statementNames(): Promise<Map<string, string[]>> {
+  const places = new Map<string, string[]>();
+  const root = new URL("..", import.meta.url).pathname;
+  for (const dir of ROOTS) {
+    for (const file of await sourceFiles(join(root, dir))) {
+      const text = await readFile(file, "utf8");
+      for (const pattern of NAMED) {
+        for (const match of text.matchAll(pattern)) places.set(match[1]!, [...(places.get(match[1]!) ?? []), file.slice(root.length)]);
+      }
+    }
+  }
+  return places;
+}
+
+describe("named statements", () => {
+  it("finds the claim's and the settlement's named statements", async () => {
+    const names = [...(await statementNames()).keys()];
+    for (const name of ["task_run.mark_running", "task_run.mark_ended_with_task", "run_locks.lock_pending_run", "start_gate.claim_facts"]) {
+      assert.ok(names.includes(name), `${name} among ${names.join(", ")}`);
+    }
+  });
+
+  it("gives each name to one statement", async () => {
+    const reused = [...(await statementNames())].filter(([, places]) => places.length > 1);
+    assert.deepEqual(reused, [], "a name named twice");
+  });
+});
