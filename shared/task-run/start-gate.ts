@@ -36,20 +36,20 @@ export async function claimGate(tx: CommonQueryMethods, taskId: number, now = ne
   await shareEmergencyPauseLock(tx);
   const found = await findClaimFacts(tx, taskId, GATE_SETTINGS);
   if (!found) throw new Error(`start gate: task ${taskId} does not exist`);
-  const windowGate = await settingsGate(settingsReadAlong(tx, GATE_SETTINGS, found.settings), now);
-  return { ...(windowGate.open ? gateOf(found.facts, windowGate.opensAt) : windowGate), slotLimited: found.slotLimited };
+  const bySettings = await settingsGate(settingsReadAlong(tx, GATE_SETTINGS, found.settings), now);
+  return { ...(bySettings.open ? gateOf(found.facts, bySettings.opensAt) : bySettings), slotLimited: found.slotLimited };
 }
 
 /** Why each given task (with a PENDING run) waits, in one query; tasks that may start have no entry. */
 export async function waitingReasons(db: CommonQueryMethods, settings: SettingReader, taskIds: readonly number[], now = new Date()): Promise<Map<number, string>> {
-  const windowGate = await settingsGate(settings, now);
-  if (!windowGate.open) return new Map(taskIds.map((id) => [id, windowGate.reason]));
+  const bySettings = await settingsGate(settings, now);
+  if (!bySettings.open) return new Map(taskIds.map((id) => [id, bySettings.reason]));
   const facts = await findGateFacts(db, taskIds);
   const reasons = new Map<number, string>();
   for (const id of taskIds) {
     const found = facts.get(id);
     if (!found) throw new Error(`start gate: task ${id} does not exist`);
-    const gate = gateOf(found, windowGate.opensAt);
+    const gate = gateOf(found, bySettings.opensAt);
     if (!gate.open) reasons.set(id, gate.reason);
   }
   return reasons;
