@@ -3,7 +3,6 @@ import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 
 const settingValue = z.object({ value: z.record(z.string(), z.unknown()) });
-const namedSettingValue = settingValue.extend({ name: z.string() });
 
 /** The stored payload of a setting, or undefined when it was never written. */
 export async function getStoredSetting(db: CommonQueryMethods, name: string): Promise<Record<string, unknown> | undefined> {
