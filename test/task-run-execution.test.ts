@@ -6,8 +6,8 @@
 // reaches the target within seconds; a suspension at a statement boundary and
 // the run that continues after it; one change at a time per database; the
 // rollout's parallel limit; a job enqueued again for a run that has begun or
-// ended, which does nothing; and a run whose job was lost, which the
-// reconciler dispatches.
+// ended, which does nothing; a run whose job was lost, which the reconciler
+// dispatches; and a run whose instance was deleted meanwhile.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import mysql from "mysql2/promise";
@@ -278,6 +278,35 @@ describe("task run execution", async () => {
     const run = await runInState(task, FINAL, 25_000);
     assert.equal(run.state, "DONE");
     assert.equal((await pgRows(pg.stranded, "select to_regclass('found') is not null as found"))[0]!.found, true);
+  });
+
+  it("fails a run whose instance was deleted after its rollout was made, touching nothing", async () => {
+    const target = await createPgTarget();
+    try {
+      await createInstanceOk(rest, token, "exec-gone", { engine: "POSTGRES", environment: "environments/test", dataSources: [pgAdminSource()] });
+      const resource = `instances/exec-gone/databases/${target.name}`;
+      await eventually(async () => (await call("GET", `/v1/${resource}`)).body.syncState === "OK");
+      await ok("POST", "/v1/databases:transfer", { databases: [resource], targetProject: "projects/exec" });
+      const plan = await ok("POST", "/v1/projects/exec/plans", { title: "gone", specs: [{ changeDatabaseConfig: { targets: [resource], statement: "create table never (id int)" } }] });
+      const planId = String(plan.name).split("/").at(-1)!;
+      // The run's job is held back until the instance is gone.
+      const created = await app.db.transaction(async (tx) => {
+        const made = await createRollout(tx, { projectId: "exec", planId, issueId: undefined, creator: "users/admin" });
+        await tx.query(sql.unsafe`delete from graphile_worker._private_jobs where key like 'taskRun:%'
+          and (payload->>'taskRunId')::bigint in (select id from task_run where project_id = 'exec' and rollout_id = ${made.id})`);
+        return made;
+      });
+      const task = (await ok("GET", `/v1/${rolloutName(created)}`)).tasks[0];
+      await ok("DELETE", "/v1/instances/exec-gone");
+      await addJob(app.db, "taskRun.execute", { taskRunId: Number(String((await latestRun(task)).name).split("/").at(-1)) });
+      const run = await runInState(task, FINAL);
+      assert.equal(run.state, "FAILED");
+      assert.match(run.error, /instance "instances\/exec-gone" is deleted/);
+      assert.match(run.detail, /nothing was applied/);
+      assert.equal((await pgRows(target, "select to_regclass('never') is null as absent"))[0]!.absent, true);
+    } finally {
+      await target.drop();
+    }
   });
 
   it("counts the runs that ended in svc_task_run_total", async () => {
