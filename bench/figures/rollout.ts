@@ -56,11 +56,12 @@ export const rolloutFigure: Figure = {
       const readPostgresCpu = await postgresCpuReader(context.databaseUrl);
       const rolloutCpu = cpuOf([server.pid, worker.pid], readPostgresCpu);
       const rolled = await rolloutTo(api, context.databaseUrl, databases, rolloutCpu);
+      const rolledCpu = rolloutCpu.spent();
       await adminQuery(context.databaseUrl, "checkpoint");
       const scriptCpu = cpuOf([], readPostgresCpu);
       scriptCpu.start();
       const script = await bareScript(context.databaseUrl, databases);
-      return [latencyRow(latency, bare), throughputRow(rolled, script), cpuRow(rolloutCpu.spent(), scriptCpu.spent())];
+      return [latencyRow(latency, bare), throughputRow(rolled, script), cpuRow(rolledCpu, scriptCpu.spent())];
     } finally {
       await worker?.stop();
       await server?.stop();
