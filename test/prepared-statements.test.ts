@@ -8,7 +8,12 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 
 const ROOTS = ["shared", "api", "worker"];
-const NAMED = [/sql\.prepared\(\s*"([^"]+)"/g, /preparedCommand\(\s*"([^"]+)"/g, /name:\s*"([^"]+)",\s*text:/g];
+const NAMED = [
+  /sql\.prepared\(\s*"([^"]+)"/g,
+  /preparedCommand\(\s*"([^"]+)"/g,
+  /name:\s*"([^"]+)",\s*text:/g,
+  /addKeyedJobsSelected\(\s*\w+,\s*"([^"]+)"/g,
+];
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const files: string[] = [];
@@ -37,7 +42,7 @@ async function statementNames(): Promise<Map<string, string[]>> {
 describe("named statements", () => {
   it("finds the claim's and the settlement's named statements", async () => {
     const names = [...(await statementNames()).keys()];
-    for (const name of ["task_run.mark_running", "task_run.mark_ended_with_task", "run_locks.lock_pending_run", "start_gate.claim_facts"]) {
+    for (const name of ["task_run.claim", "task_run.mark_ended_with_task", "run_locks.lock_pending_run", "task_run_execution.dispatch_waiting_runs", "task.stage_goes_on"]) {
       assert.ok(names.includes(name), `${name} among ${names.join(", ")}`);
     }
   });

@@ -4,7 +4,9 @@ import type { JobName } from "../shared/jobs/catalog.ts";
 import type { Db } from "../shared/platform/db.ts";
 import type { Logger } from "../shared/platform/logger.ts";
 import type { Metrics } from "../shared/platform/metrics.ts";
+import type { RolloutFollowUps } from "../shared/rollout/follow-ups.ts";
 import type { SecretBox } from "../shared/secrets/secret-box.ts";
+import type { SettingReader } from "../shared/settings/setting-cache.ts";
 import type { CancelWatch } from "../shared/task-run/cancel-watch.ts";
 import type { LockConnections } from "../shared/task-run/run-locks.store.ts";
 import { cleanupJobs } from "./tasks/cleanup-jobs.ts";
@@ -22,11 +24,13 @@ export interface TaskDeps {
   logger: Logger;
 }
 
-/** What the worker process adds: the metadata store's URL (connections of their own), its task-run cancel watch and lock connections. */
+/** What the worker process adds: the metadata store's URL (connections of their own), its task-run cancel watch, lock connections, rollout follow-ups and settings cache. */
 export interface WorkerServices {
   url: string;
   cancels: CancelWatch;
   lockConnections: LockConnections;
+  followUps: RolloutFollowUps;
+  settings: SettingReader;
 }
 
 export function createTaskList(deps: TaskDeps & WorkerServices): TaskList & Record<JobName, unknown> {

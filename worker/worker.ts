@@ -1,12 +1,16 @@
 // The job runner: graphile-worker on its own pg pool (so that jobs finishing
 // during shutdown are recorded), the explicit task list, and the leader runners;
-// and what the task runs need per process: the cancel watch, and the presence
-// lock of the job pool (so that the jobs of a dead worker get unlocked, §12.6).
+// and what the task runs need per process: the cancel watch, the lock
+// connections, the follow-ups of their rollouts, the settings cache, and the
+// presence lock of the job pool (so that the jobs of a dead worker get
+// unlocked, §12.6).
 import { EventEmitter } from "node:events";
 import { run, type Runner, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
 import { PoolPresence } from "../shared/jobs/pool-presence.store.ts";
 import { startLeaderElection, type Leadership } from "../shared/platform/leader.ts";
+import { RolloutFollowUps } from "../shared/rollout/follow-ups.ts";
+import { createSettingCache } from "../shared/settings/setting-cache.ts";
 import { createCancelWatch } from "../shared/task-run/cancel-watch.ts";
 import { LockConnections } from "../shared/task-run/run-locks.store.ts";
 import { createGraphileLogger } from "./graphile-logger.ts";
@@ -47,6 +51,8 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   events.on("pool:create", ({ workerPool }) => presence.hold(workerPool.id));
   const cancels = createCancelWatch(deps.url, deps.db, logger);
   const lockConnections = new LockConnections(deps.url);
+  const followUps = new RolloutFollowUps(deps.db, logger);
+  const settings = createSettingCache(deps.url, deps.db, logger);
   let runner: Runner;
   try {
     runner = await run({
@@ -54,7 +60,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       concurrency,
       noHandleSignals: true,
       crontab: "", // periodic work is scheduled by the leader runners
-      taskList: createTaskList({ ...deps, cancels, lockConnections }),
+      taskList: createTaskList({ ...deps, cancels, lockConnections, followUps, settings }),
       logger: createGraphileLogger(logger),
       events,
       // Completions of jobs ending together are written in one statement, and
@@ -63,7 +69,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       preset: { worker: { completeJobBatchDelay: 0, localQueue: { size: concurrency + 1, ttl: LOCAL_QUEUE_TTL_MS } } },
     });
   } catch (error) {
-    await Promise.all([cancels.close(), presence.close(), lockConnections.close(), pool.end()]);
+    await Promise.all([cancels.close(), settings.close(), presence.close(), lockConnections.close(), pool.end()]);
     throw error;
   }
   const leadership = startLeaderElection({ url: deps.url, logger, onElected: () => startLeaderRunners(deps, logger) });
@@ -72,7 +78,9 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     async stop() {
       await leadership.stop();
       await runner.stop();
+      await followUps.close();
       await cancels.close();
+      await settings.close();
       await lockConnections.close();
       await presence.close();
       await pool.end();

@@ -18,6 +18,9 @@ export const jobCatalog = {
   "taskRun.execute": z.object({ taskRunId: z.number().int().positive() }),
 } as const;
 
+/** A taskRun.execute job's key is this and the run's id: a run has at most one job waiting. */
+export const TASK_RUN_JOB_KEY_PREFIX = "taskRun:";
+
 export type JobName = keyof typeof jobCatalog;
 export type JobPayload<N extends JobName> = z.infer<(typeof jobCatalog)[N]>;
 

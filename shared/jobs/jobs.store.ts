@@ -1,7 +1,8 @@
 // SQL on graphile-worker's tables. Jobs are added with graphile_worker.add_job
 // on the caller's connection, so a job exists exactly when its change commits.
-import { sql, type CommonQueryMethods } from "slonik";
+import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
+import { preparedCommand } from "../platform/db.ts";
 import type { JobName, JobPayload } from "./catalog.ts";
 
 export interface EnqueueOptions {
@@ -43,6 +44,17 @@ export async function deletePermafailedJobs(db: CommonQueryMethods, olderThanDay
     where locked_at is null and attempts >= max_attempts
       and updated_at < now() - make_interval(days => ${olderThanDays})`);
   return result.rowCount;
+}
+
+/**
+ * One job per row the query `jobs` selects (columns payload jsonb and job_key
+ * text), each under its job key (mode replace), without reading the rows
+ * first: one prepared statement, named by the caller for its query.
+ */
+export async function addKeyedJobsSelected(db: CommonQueryMethods, statementName: string, name: JobName, jobs: FragmentSqlToken): Promise<void> {
+  await db.query(preparedCommand(statementName)`
+    select graphile_worker.add_job(identifier => ${name}, payload => j.payload::json, job_key => j.job_key, job_key_mode => 'replace')
+    from (${jobs}) as j`);
 }
 
 /** One job per payload in a single round trip, each under its own job key (mode replace). */

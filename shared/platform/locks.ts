@@ -14,11 +14,6 @@ export const RATE_LIMIT_LOCK_CLASS = 0x5f5c;
 /** Held by the transaction that creates the first administrator. */
 export const BOOTSTRAP_LOCK = 0x5f5c_0003n;
 /**
- * Shared by each transaction claiming a task run, exclusive for the write
- * switching the emergency pause on (contract §12.7, shared/task-run/start-gate.store.ts).
- */
-export const EMERGENCY_PAUSE_LOCK = 0x5f5c_0004n;
-/**
  * Class of the two-key session locks a worker holds on a task run for as
  * long as it handles it (second key: the run id, wrapped to int4), on a
  * connection of its own: a RUNNING run whose lock is free lost its worker

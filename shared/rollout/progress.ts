@@ -21,7 +21,7 @@ import {
   type StageRow,
   type StageState,
 } from "./rollout.store.ts";
-import { findTasks, stageGoesOnWithout, type TaskState } from "./task.store.ts";
+import { findTasks, stageGoesOn, type TaskState } from "./task.store.ts";
 import { createRuns } from "./run-creation.ts";
 import { announceRunChange } from "./task-run-lifecycle.ts";
 
@@ -39,17 +39,22 @@ export async function startStage(tx: CommonQueryMethods, rollout: RolloutRow, st
 /**
  * After settlements committed: announces the change to watchers, and brings
  * the rollout up to date when its tasks call for it. Most settlements change
- * nothing above their task and take no lock here: after a run's end, its
- * stage going on with other tasks at work is read without counting the
- * rollout's tasks (`settledTaskId`). A stage whose last task ended, a
+ * nothing above their task and take no lock here: after runs' ends, the
+ * stages of their tasks (`settledStageIds`) going on as they are is read
+ * without counting the rollout's tasks. A stage whose last task ended, a
  * failure, or a task that may now start takes the rollout's lock and
- * refreshes. Each settlement checks after its own commit, so the last of
- * concurrent ones sees every other's end.
+ * refreshes. Each settlement is followed up after its own commit, so the last
+ * of concurrent ones sees every other's end.
  */
-export async function followUpRollout(db: DatabasePool, ref: RolloutRef, actor: string, settledTaskId?: number): Promise<void> {
+export async function followUpRollout(db: DatabasePool, ref: RolloutRef, actor: string, settledStageIds: readonly string[] = []): Promise<void> {
   await announceRunChange(db, ref);
-  if (settledTaskId !== undefined && (await stageGoesOnWithout(db, settledTaskId))) return;
+  if (settledStageIds.length > 0 && (await allGoOn(db, ref, settledStageIds))) return;
   if (await needsRefresh(db, ref)) await db.transaction((tx) => refreshRollout(tx, ref, actor));
+}
+
+async function allGoOn(db: CommonQueryMethods, ref: RolloutRef, stageIds: readonly string[]): Promise<boolean> {
+  for (const stageId of new Set(stageIds)) if (!(await stageGoesOn(db, ref, stageId))) return false;
+  return true;
 }
 
 async function needsRefresh(db: CommonQueryMethods, ref: RolloutRef): Promise<boolean> {

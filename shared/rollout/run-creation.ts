@@ -2,6 +2,7 @@
 // written in one transaction, so dispatch is the job queue's own
 // notification at commit, never a polling tick.
 import type { CommonQueryMethods } from "slonik";
+import { TASK_RUN_JOB_KEY_PREFIX } from "../jobs/catalog.ts";
 import { addKeyedJobs } from "../jobs/jobs.store.ts";
 import type { RolloutRef } from "./rollout-names.ts";
 import { setTaskState } from "./task.store.ts";
@@ -9,7 +10,7 @@ import { insertPendingRuns } from "./task-run.store.ts";
 
 /** Enqueues the runs' jobs (job key taskRun:<id>, replacing a waiting job of the same run). */
 export async function enqueueTaskRuns(tx: CommonQueryMethods, runIds: readonly number[], runAt?: Date): Promise<void> {
-  await addKeyedJobs(tx, "taskRun.execute", runIds.map((id) => ({ payload: { taskRunId: id }, jobKey: `taskRun:${id}` })), runAt);
+  await addKeyedJobs(tx, "taskRun.execute", runIds.map((id) => ({ payload: { taskRunId: id }, jobKey: `${TASK_RUN_JOB_KEY_PREFIX}${id}` })), runAt);
 }
 
 export async function enqueueTaskRun(tx: CommonQueryMethods, runId: number, runAt?: Date): Promise<void> {

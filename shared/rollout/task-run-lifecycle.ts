@@ -5,6 +5,7 @@
 // in one order everywhere (rollout, task, task run), so concurrent starts,
 // settlements and actions never deadlock.
 import type { CommonQueryMethods } from "slonik";
+import type { StatementLog } from "../engine/target.ts";
 import { addIssueEvent } from "../issue/issue-events.ts";
 import { noticeChange } from "../watch/change-notice.store.ts";
 import { rolloutName, taskRunName, type RolloutRef } from "./rollout-names.ts";
@@ -16,11 +17,6 @@ export { enqueueTaskRun, enqueueTaskRuns } from "./run-creation.ts";
 
 /** A run just started: what executing it needs (firstStatement: a continuation skips the statements applied before; statementTimeoutMs 0 = no limit). */
 export type RunningTaskRun = StartedRun;
-
-// Starting a run: PENDING → RUNNING (and its task); undefined when the run is
-// no longer PENDING, so it must not execute. Watchers learn of it from the
-// notice the caller sends after the commit (announceRunChange).
-export { markRunRunning as startTaskRun } from "./task-run.store.ts";
 
 /**
  * The notice of a run started or settled, sent after its transaction
@@ -49,15 +45,15 @@ export interface RunOutcome {
 }
 
 /**
- * Ends a PENDING or RUNNING run and sets its task; false when it had already
- * ended (then nothing changes). It takes no rollout lock, so that the runs of
- * a large rollout settle side by side: after the commit, call
- * followUpRollout, which announces the change (or, holding the rollout's
- * lock, refreshRollout).
+ * Ends a PENDING or RUNNING run, sets its task and writes the rest of its
+ * log (`log`); false when it had already ended (then nothing changes). It
+ * takes no rollout lock, so that the runs of a large rollout settle side by
+ * side: after the commit, call followUpRollout, which announces the change
+ * (or, holding the rollout's lock, refreshRollout).
  */
-export async function settleTaskRun(tx: CommonQueryMethods, runId: number, outcome: RunOutcome): Promise<boolean> {
+export async function settleTaskRun(tx: CommonQueryMethods, runId: number, outcome: RunOutcome, log: readonly StatementLog[] = []): Promise<boolean> {
   const end = { state: outcome.state, detail: outcome.detail, error: outcome.error ?? "", affectedRows: outcome.affectedRows ?? 0 };
-  const run = await markRunEnded(tx, runId, end, taskEndOf(outcome));
+  const run = await markRunEnded(tx, runId, end, taskEndOf(outcome), log);
   if (!run) return false;
   if (outcome.continueFrom !== undefined) await createRuns(tx, run.rollout, [run.taskId], run.creator);
   if (outcome.state === "FAILED") await recordFailure(tx, run.rollout, run.taskId, runId, outcome, run.creator);

@@ -5,6 +5,9 @@ import { z } from "zod";
 import type { RolloutRef } from "./rollout-names.ts";
 import { storedDataSource } from "../instance/data-sources.ts";
 import { releaseFileColumn, taskStateAssignments, type TaskChanges, type TaskState } from "./task.store.ts";
+import { gateFactColumns, gateFactsSource, type GateFacts } from "../task-run/start-gate.store.ts";
+import type { StatementLog } from "../engine/target.ts";
+import { logEntriesInsert } from "../task-run/task-run-log.store.ts";
 
 export const TASK_RUN_STATES = ["PENDING", "RUNNING", "DONE", "FAILED", "CANCELED"] as const;
 export type TaskRunState = (typeof TASK_RUN_STATES)[number];
@@ -116,6 +119,7 @@ const startedRun = z
     rollout_id: z.string(),
     first_statement: z.number(),
     creator: z.string(),
+    stage_id: z.string(),
     instance_id: z.string(),
     database_name: z.string(),
     type: z.enum(["DATABASE_MIGRATE", "DATABASE_DATA_UPDATE"]),
@@ -134,6 +138,7 @@ const startedRun = z
     rolloutId: r.rollout_id,
     firstStatement: r.first_statement,
     creator: r.creator,
+    stageId: r.stage_id,
     instanceId: r.instance_id,
     databaseName: r.database_name,
     type: r.type,
@@ -147,28 +152,80 @@ const startedRun = z
 
 export type StartedRun = z.infer<typeof startedRun>;
 
+/** The claim's answer: the gate's facts as the claim read them, and the run when it started. */
+const claimRow = z.object({
+  rollout_state: z.string(),
+  plan_check_errors: z.boolean(),
+  database_busy: z.boolean(),
+  slot_limited: z.boolean(),
+  paused: z.boolean(),
+  pause: z.record(z.string(), z.unknown()).nullable(),
+  window_changed: z.boolean(),
+  started: startedRun.nullable(),
+});
+
+export interface ClaimAnswer {
+  facts: GateFacts;
+  /** The project limits the tasks a rollout runs at once (parallel_tasks_per_rollout). */
+  slotLimited: boolean;
+  /** EMERGENCY_PAUSE is on (read under its row's lock), and its stored payload. */
+  paused: boolean;
+  pause: Record<string, unknown> | undefined;
+  /** MAINTENANCE_WINDOW is stored otherwise than the caller decided on: the run did not start. */
+  windowChanged: boolean;
+  /** The run, RUNNING now, when the gate let it start. */
+  started: StartedRun | undefined;
+}
+
 /**
  * PENDING → RUNNING, its task (locked first) RUNNING, in one prepared
- * statement answering what executing it needs (the statement, the project's
- * timeouts, the instance); undefined when the run is not PENDING.
+ * statement, if the start gate lets it (contract §12.2, §12.7): the
+ * emergency pause is off, the rollout is not paused or cancelled, the plan
+ * checks hold no error for the task, no other run on its database is
+ * RUNNING, when the project limits a rollout's tasks at once the caller
+ * took a slot (`slotTaken`), and MAINTENANCE_WINDOW is stored as the caller
+ * read it when it found the window open (`windowSeen`). It answers the gate's facts, and what
+ * executing the run needs (the statement, the project's timeouts, the
+ * instance); undefined when the run is not PENDING. The pause is read under
+ * a share lock on its setting's row, which a switch of the pause locks for
+ * update: either the switch waits for this start and then finds the run
+ * RUNNING, or this start reads the pause as the switch committed it.
  */
-export async function markRunRunning(db: CommonQueryMethods, id: number): Promise<StartedRun | undefined> {
-  return (
-    (await db.maybeOne(sql.prepared("task_run.mark_running", startedRun)`
-      with ${lockedTaskStep(id, ["PENDING"])},
-      run as (
-        update task_run set state = 'RUNNING', start_time = now(), update_time = now()
-        where id = ${id} and state = 'PENDING' and task_id = (select id from locked_task)
-        returning id, task_id, project_id, rollout_id, first_statement, creator),
-      started as (
-        update task t set state = 'RUNNING', update_time = now() from run where t.id = run.task_id
-        returning t.id, t.instance_id, t.database_name, t.type, t.statement, t.release_file)
+export async function claimPendingRun(
+  db: CommonQueryMethods,
+  id: number,
+  slotTaken: boolean,
+  windowSeen: Record<string, unknown> | undefined,
+): Promise<ClaimAnswer | undefined> {
+  const row = await db.maybeOne(sql.prepared("task_run.claim", claimRow)`
+    with pause as (select value, value->'enabled' = 'true'::jsonb as enabled from setting where name = 'EMERGENCY_PAUSE' for share),
+    ${lockedTaskStep(id, ["PENDING"])},
+    facts as (
+      select ${gateFactColumns}, p.parallel_tasks_per_rollout > 0 as slot_limited,
+             coalesce((select enabled from pause), false) as paused, (select value from pause) as pause,
+             (select value from setting where name = 'MAINTENANCE_WINDOW') is distinct from ${windowSeen ? JSON.stringify(windowSeen) : null}::jsonb as window_changed
+      ${gateFactsSource} where t.id = (select id from locked_task)),
+    run as (
+      update task_run set state = 'RUNNING', start_time = now(), update_time = now()
+      where id = ${id} and state = 'PENDING' and task_id = (select task_id from facts)
+        and (select not paused and not window_changed and rollout_state not in ('PAUSED', 'CANCELED') and not plan_check_errors and not database_busy
+                    and (not slot_limited or ${slotTaken}) from facts)
+      returning id, task_id, project_id, rollout_id, first_statement, creator),
+    started as (
+      update task t set state = 'RUNNING', update_time = now() from run where t.id = run.task_id
+      returning t.id, t.stage_id, t.instance_id, t.database_name, t.type, t.statement, t.release_file),
+    started_run as (
       select run.id, run.task_id, run.project_id, run.rollout_id, run.first_statement, run.creator,
-             started.instance_id, started.database_name, started.type, started.statement, started.release_file,
+             started.stage_id, started.instance_id, started.database_name, started.type, started.statement, started.release_file,
              p.lock_timeout_ms, p.statement_timeout_ms, i.engine, i.state as instance_state, i.data_sources
       from run join started on started.id = run.task_id join project p on p.id = run.project_id
-      join instance i on i.id = started.instance_id`)) ?? undefined
-  );
+      join instance i on i.id = started.instance_id)
+    select f.rollout_state, f.plan_check_errors, f.database_busy, f.slot_limited, f.paused, f.pause, f.window_changed,
+           (select to_jsonb(s) from started_run s) as started
+    from facts f`);
+  if (!row) return undefined;
+  const facts = { rolloutState: row.rollout_state, planCheckErrors: row.plan_check_errors, databaseBusy: row.database_busy };
+  return { facts, slotLimited: row.slot_limited, paused: row.paused, pause: row.pause ?? undefined, windowChanged: row.window_changed, started: row.started ?? undefined };
 }
 
 export interface RunEnd {
@@ -185,10 +242,11 @@ export interface TaskEnd extends TaskChanges {
 
 /**
  * PENDING or RUNNING → a final state, its task locked first, and with `task`
- * the task's state in the same prepared statement; undefined when the run
- * had already ended (then the task is left as it is).
+ * the task's state and the run's log entries not yet written in the same
+ * prepared statement; undefined when the run had already ended (then the
+ * task is left as it is).
  */
-export async function markRunEnded(db: CommonQueryMethods, id: number, end: RunEnd, task?: TaskEnd): Promise<TaskRunRow | undefined> {
+export async function markRunEnded(db: CommonQueryMethods, id: number, end: RunEnd, task?: TaskEnd, log: readonly StatementLog[] = []): Promise<TaskRunRow | undefined> {
   const ended = sql.fragment`
     with ${lockedTaskStep(id, ["PENDING", "RUNNING"])},
     ended as (
@@ -200,7 +258,8 @@ export async function markRunEnded(db: CommonQueryMethods, id: number, end: RunE
   return (
     (await db.maybeOne(sql.prepared("task_run.mark_ended_with_task", taskRunRow)`
       ${ended},
-      task_set as (update task set ${taskStateAssignments(task.state, task)} from ended where task.id = ended.task_id)
+      task_set as (update task set ${taskStateAssignments(task.state, task)} from ended where task.id = ended.task_id),
+      logged as (${logEntriesInsert(id, log)})
       select * from ended`)) ?? undefined
   );
 }

@@ -143,23 +143,22 @@ export async function lockTask(db: CommonQueryMethods, id: number): Promise<void
 }
 
 /**
- * Whether the end of this task's run leaves everything above the task as it
- * was: its rollout and stage are RUNNING, and the stage has other tasks at
- * work (PENDING or RUNNING) and none waiting to start (NOT_STARTED). Then the
- * stage stays RUNNING whatever the task's end, and no task may start because
- * of it. Read through the index of unfinished tasks (task_unfinished).
+ * Whether a stage goes on as it is after runs of its tasks ended: it and its
+ * rollout are RUNNING, and it has tasks at work (PENDING or RUNNING) and none
+ * waiting to start (NOT_STARTED). Then it stays RUNNING whatever those ends,
+ * and no task may start because of them. Read through the index of
+ * unfinished tasks (task_unfinished), with a plan made once per connection.
  */
-export async function stageGoesOnWithout(db: CommonQueryMethods, taskId: number): Promise<boolean> {
-  const goesOn = await db.maybeOneFirst(sql.prepared("task.stage_goes_on_without", z.object({ goes_on: z.boolean() }))`
-    select exists (select 1 from task o
-                   where o.project_id = t.project_id and o.rollout_id = t.rollout_id and o.stage_id = t.stage_id
-                     and o.state in ('PENDING', 'RUNNING') and o.id <> t.id)
+export async function stageGoesOn(db: CommonQueryMethods, ref: RolloutRef, stageId: string): Promise<boolean> {
+  const goesOn = await db.maybeOneFirst(sql.prepared("task.stage_goes_on", z.object({ goes_on: z.boolean() }))`
+    select s.state = 'RUNNING' and r.state = 'RUNNING'
+       and exists (select 1 from task o
+                   where o.project_id = s.project_id and o.rollout_id = s.rollout_id and o.stage_id = s.id
+                     and o.state in ('PENDING', 'RUNNING'))
        and not exists (select 1 from task o
-                       where o.project_id = t.project_id and o.rollout_id = t.rollout_id and o.stage_id = t.stage_id
+                       where o.project_id = s.project_id and o.rollout_id = s.rollout_id and o.stage_id = s.id
                          and o.state = 'NOT_STARTED') as goes_on
-    from task t
-    join stage s on s.project_id = t.project_id and s.rollout_id = t.rollout_id and s.id = t.stage_id
-    join rollout r on r.project_id = t.project_id and r.id = t.rollout_id
-    where t.id = ${taskId} and s.state = 'RUNNING' and r.state = 'RUNNING'`);
+    from stage s join rollout r on r.project_id = s.project_id and r.id = s.rollout_id
+    where s.project_id = ${ref.projectId} and s.rollout_id = ${ref.id} and s.id = ${stageId}`);
   return goesOn ?? false;
 }

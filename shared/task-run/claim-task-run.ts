@@ -1,38 +1,53 @@
 // Claiming a PENDING task run (contract §12.2, §12.4, §12.7, §12.8): the
 // worker holds the run's lock and, unless another run holds it, its target
-// database's lock (taken together, RunLocks.tryLockPendingRun). Then one
-// transaction checks the start gate first (so that an emergency pause
-// switched on meanwhile is ordered against the claim), then the rollout's
-// parallel limit where its project sets one, and marks the run RUNNING. A
-// run that cannot start stays PENDING: a closed maintenance window schedules
-// its job for the opening; otherwise the change that frees it dispatches it
+// database's lock (taken together, RunLocks.tryLockPendingRun). The
+// settings come first (the process's cache: the emergency pause and the
+// maintenance window); then one statement starts the run if the gate lets
+// it, reading the pause again under its row's lock, the rollout's state,
+// the plan checks and the database, and checking that the window is stored
+// as the cache had it (claimPendingRun; if not, the claim is made again
+// with the settings read from the store). Where the project
+// limits a rollout's tasks at once, a transaction takes a slot first. A run
+// that cannot start stays PENDING: a closed maintenance window schedules its
+// job for the opening; otherwise the change that frees it dispatches it
 // again (the run holding the database or a slot settles, the rollout
 // resumes, the pause ends), and the reconciler catches a dispatch that was
 // lost.
 import { withTransaction, type Db } from "../platform/db.ts";
-import { announceRunChange, enqueueTaskRun, startTaskRun, type RunningTaskRun } from "../rollout/task-run-lifecycle.ts";
-import { claimGate } from "./start-gate.ts";
+import { claimPendingRun } from "../rollout/task-run.store.ts";
+import { enqueueTaskRun, type RunningTaskRun } from "../rollout/task-run-lifecycle.ts";
+import { storedSettings, type SettingReader } from "../settings/setting-cache.ts";
+import { claimWaitReason, settingsGateOfClaim } from "./start-gate.ts";
 import { takeRolloutSlot, type PendingRunTarget } from "./task-run-execution.store.ts";
 
 export type Claim = { kind: "started"; run: RunningTaskRun } | { kind: "waiting"; reason: string } | { kind: "gone" };
 
 /** Call with the run's lock held (taken with `pending`, its target); on "started" the worker must hold the target database's lock too. */
-export async function claimTaskRun(db: Db, runId: number, pending: PendingRunTarget): Promise<Claim> {
+export async function claimTaskRun(db: Db, settings: SettingReader, runId: number, pending: PendingRunTarget): Promise<Claim> {
   if (!pending.targetLocked) return { kind: "waiting", reason: "database busy" };
-  const claim = await claimInTransaction(db, runId, pending.taskId);
-  if (claim.kind === "started") await announceRunChange(db, { projectId: claim.run.projectId, id: claim.run.rolloutId });
-  return claim;
+  const claim = await claimWith(db, settings, runId);
+  if (claim !== WINDOW_CHANGED) return claim;
+  const again = await claimWith(db, storedSettings(db), runId); // the cache had not heard of the change yet
+  // Changed once more: the change re-enqueues every PENDING run (gate-changes.ts).
+  return again === WINDOW_CHANGED ? { kind: "waiting", reason: "the maintenance window changed meanwhile" } : again;
 }
 
-async function claimInTransaction(db: Db, runId: number, taskId: number): Promise<Claim> {
-  return withTransaction(db, async (tx): Promise<Claim> => {
-    const gate = await claimGate(tx, taskId);
-    if (!gate.open) {
-      if (gate.retryAt) await enqueueTaskRun(tx, runId, gate.retryAt);
-      return { kind: "waiting", reason: gate.reason };
-    }
-    if (gate.slotLimited && !(await takeRolloutSlot(tx, runId))) return { kind: "waiting", reason: "the rollout runs as many tasks at once as its project allows" };
-    const run = await startTaskRun(tx, runId);
-    return run ? { kind: "started", run } : { kind: "gone" };
-  });
+const WINDOW_CHANGED = "window changed";
+
+async function claimWith(db: Db, settings: SettingReader, runId: number): Promise<Claim | typeof WINDOW_CHANGED> {
+  const gate = await settingsGateOfClaim(settings);
+  if (!gate.open) {
+    if (gate.retryAt) await enqueueTaskRun(db, runId, gate.retryAt);
+    return { kind: "waiting", reason: gate.reason };
+  }
+  const windowSeen = await settings.get("MAINTENANCE_WINDOW");
+  let answer = await claimPendingRun(db, runId, false, windowSeen);
+  if (answer && !answer.started && answer.slotLimited && !answer.windowChanged && (await claimWaitReason(answer)) === undefined) {
+    const first = answer;
+    answer = await withTransaction(db, async (tx) => ((await takeRolloutSlot(tx, runId)) ? claimPendingRun(tx, runId, true, windowSeen) : first));
+  }
+  if (!answer) return { kind: "gone" };
+  if (answer.started) return { kind: "started", run: answer.started };
+  if (answer.windowChanged) return WINDOW_CHANGED;
+  return { kind: "waiting", reason: (await claimWaitReason(answer)) ?? "the rollout runs as many tasks at once as its project allows" };
 }

@@ -10,16 +10,17 @@
 // connection is lost the worker stops the script (the reconciler may take the
 // run over). A worker shutting down lets its running scripts go on; one still
 // running when the process exits is settled by the reconciler.
-import { withTransaction, type Db } from "../platform/db.ts";
+import type { Db } from "../platform/db.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { Metrics } from "../platform/metrics.ts";
 import type { ExecuteOutcome, StatementLog } from "../engine/target.ts";
 import { errorMessage } from "../engine/connect-failure.ts";
 import { withTarget } from "../instance/instance-target.ts";
-import { followUpRollout } from "../rollout/progress.ts";
+import type { RolloutFollowUps } from "../rollout/follow-ups.ts";
 import type { RunningTaskRun, RunOutcome } from "../rollout/task-run-lifecycle.ts";
 import { releaseGate, type ReleaseGateDecision } from "../revision/revision-gate.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SettingReader } from "../settings/setting-cache.ts";
 import { isSuspension } from "./cancel.ts";
 import { findCancelReason } from "./cancel.store.ts";
 import type { CancelWatch } from "./cancel-watch.ts";
@@ -27,9 +28,8 @@ import { claimTaskRun } from "./claim-task-run.ts";
 import { doneDetail, failedDetail, stoppedDetail, type ScriptEnd } from "./run-detail.ts";
 import { runConnectionOf } from "./run-connection.ts";
 import { RunLocks, type LockConnections } from "./run-locks.store.ts";
-import { countSettled, settleInTransaction } from "./settle-run.ts";
+import { countSettled, settleRun } from "./settle-run.ts";
 import { recordRunSession } from "./task-run-execution.store.ts";
-import { insertLogEntries } from "./task-run-log.store.ts";
 import { TaskRunLogWriter } from "./task-run-log-writer.ts";
 
 export interface ExecutionDeps {
@@ -42,6 +42,10 @@ export interface ExecutionDeps {
   cancels: CancelWatch;
   /** The process's lock connections (one leased per run). */
   lockConnections: LockConnections;
+  /** The process's follow-ups of runs started and ended. */
+  followUps: RolloutFollowUps;
+  /** The process's settings (the start gate's emergency pause and maintenance window). */
+  settings: SettingReader;
 }
 
 const SETTLE_ATTEMPTS = 5;
@@ -55,7 +59,8 @@ export async function executeTaskRun(deps: ExecutionDeps, runId: number): Promis
   try {
     const pending = await locks.tryLockPendingRun(runId);
     if (!pending) return;
-    const claim = await claimTaskRun(deps.db, runId, pending);
+    const claim = await claimTaskRun(deps.db, deps.settings, runId, pending);
+    if (claim.kind === "started") deps.followUps.afterStart({ projectId: claim.run.projectId, id: claim.run.rolloutId });
     if (claim.kind === "waiting") deps.logger.debug({ runId, reason: claim.reason }, "task run waits");
     if (claim.kind !== "started") return;
     await runClaimed(deps, locks, claim.run, AbortSignal.any([stop.signal, lost.signal])); // a lost lock stops the script like a cancel
@@ -76,22 +81,17 @@ async function runClaimed(deps: ExecutionDeps, locks: RunLocks, run: RunningTask
 }
 
 /**
- * Settles (retrying a failing store a few times), writing the rest of the
- * run's log in the same transaction; the target's lock is released before
- * commit, so the runs dispatched find it free.
+ * Settles (retrying a failing store a few times), with the rest of the run's
+ * log. The target's lock is let go first, so that the runs the settlement
+ * dispatches find it free.
  */
 async function settle(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun, outcome: RunOutcome, applied: boolean, logRest: readonly StatementLog[] = []): Promise<void> {
+  await locks.unlockTarget(run.instanceId, run.databaseName).catch(() => undefined); // a lost connection released it already
   for (let attempt = 1; ; attempt++) {
     try {
-      const settled = await withTransaction(deps.db, async (tx) => {
-        await insertLogEntries(tx, run.id, logRest);
-        const done = await settleInTransaction(tx, run, outcome, applied);
-        await locks.unlockTarget(run.instanceId, run.databaseName).catch(() => undefined); // a lost connection released it already
-        return done;
-      });
-      if (settled) {
+      if (await settleRun(deps.db, run, outcome, applied, logRest)) {
         countSettled(deps.metrics, outcome);
-        await followUpRollout(deps.db, { projectId: run.projectId, id: run.rolloutId }, run.creator, run.taskId);
+        deps.followUps.afterEnd({ projectId: run.projectId, id: run.rolloutId }, run.creator, run.stageId);
       } else deps.logger.warn({ runId: run.id }, "task run had been settled meanwhile (its lock was lost); this worker's outcome is dropped");
       return;
     } catch (error) {

@@ -4,19 +4,19 @@
 // and hold across replicas: a suspension is recorded on the runs (their
 // executors stop them on the target) and re-enqueued jobs are in the queue
 // at commit. A worker claiming a run at the moment the emergency pause is
-// switched on is ordered against the switch by the emergency-pause lock
-// (start-gate.store.ts).
+// switched on is ordered against the switch by the setting's row lock (the
+// write locks it for update first; the claim reads it under a share lock,
+// task-run.store.ts claimPendingRun).
 import { equals } from "@bufbuild/protobuf";
 import type { CommonQueryMethods } from "slonik";
 import { MaintenanceWindowSettingSchema, type EmergencyPauseSetting, type MaintenanceWindowSetting } from "../gen/svc/v1/setting_operations_pb.js";
 import { enqueueTaskRuns } from "../rollout/task-run-lifecycle.ts";
 import { requestCancel } from "./cancel.ts";
-import { pendingRunStarts, runningRunIds, takeEmergencyPauseLock } from "./start-gate.store.ts";
+import { pendingRunStarts, runningRunIds } from "./start-gate.store.ts";
 
 /** EMERGENCY_PAUSE on suspends every RUNNING run; off re-enqueues every PENDING one, so pending work resumes by itself. */
 export async function applyEmergencyPauseSwitch(before: EmergencyPauseSetting, after: EmergencyPauseSetting, tx: CommonQueryMethods): Promise<void> {
   if (after.enabled && !before.enabled) {
-    await takeEmergencyPauseLock(tx);
     await requestCancel(tx, await runningRunIds(tx), `suspended by emergency pause: ${after.reason ?? ""}`, { suspend: true });
   } else if (before.enabled && !after.enabled) {
     await reconsiderPendingRuns(tx);

@@ -31,7 +31,7 @@ import { emergencyPauseReason } from "./emergency-pause.ts";
 import { appliedText } from "./run-detail.ts";
 import { runConnection } from "./run-connection.ts";
 import { tryRunLockForTransaction } from "./run-locks.store.ts";
-import { countSettled, settleInTransaction } from "./settle-run.ts";
+import { countSettled, writeSettlement } from "./settle-run.ts";
 import { runningRunIds } from "./start-gate.store.ts";
 import { dropOrphanedRunJobs, findLostRun, findStrandedRuns, type LostRun } from "./task-run-execution.store.ts";
 import { nextUnloggedStatement } from "./task-run-log.store.ts";
@@ -80,7 +80,7 @@ async function settleIfLost(deps: ReconcileDeps, runId: number): Promise<void> {
     const run = await findLostRun(tx, runId);
     if (!run) return undefined;
     outcome = await lostRunOutcome(deps, tx, run);
-    return (await settleInTransaction(tx, run, outcome, outcome.state === "DONE")) ? run : undefined;
+    return (await writeSettlement(tx, run, outcome, outcome.state === "DONE")) ? run : undefined;
   });
   if (!settled || !outcome) return;
   countSettled(deps.metrics, outcome);

@@ -1,11 +1,9 @@
 // SQL of the start gate (contract §12.2, §12.7): what decides whether a
-// PENDING task run may start, the runs an emergency pause acts on, and the
-// lock that orders a claim against the pause being switched on.
+// PENDING task run may start (the claim reads it in the statement that
+// starts the run, task-run.store.ts), and the runs an emergency pause acts
+// on.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
-import { preparedCommand } from "../platform/db.ts";
-import { EMERGENCY_PAUSE_LOCK } from "../platform/locks.ts";
-import { storedSettingsColumn, storedSettingValues } from "../settings/setting.store.ts";
 
 const gateFacts = z.object({
   task_id: z.coerce.number(),
@@ -28,8 +26,8 @@ const factsOf = (r: z.infer<typeof gateFacts>): GateFacts => ({
   databaseBusy: r.database_busy,
 });
 
-/** The facts' columns, of task t (with its rollout r and project p, from factsSource). */
-const factColumns = sql.fragment`
+/** The facts' columns, of task t (with its rollout r and project p, from gateFactsSource). */
+export const gateFactColumns = sql.fragment`
   t.id as task_id, r.state as rollout_state,
   p.require_plan_check_success and coalesce((
     select c.error_results from plan_check_run c
@@ -42,7 +40,7 @@ const factColumns = sql.fragment`
     where other.state = 'RUNNING' and o.id <> t.id and o.instance_id = t.instance_id and o.database_name = t.database_name
   ) as database_busy`;
 
-const factsSource = sql.fragment`
+export const gateFactsSource = sql.fragment`
   from task t
   join rollout r on r.project_id = t.project_id and r.id = t.rollout_id
   join project p on p.id = t.project_id`;
@@ -50,26 +48,8 @@ const factsSource = sql.fragment`
 /** The facts of each task given, by task id (in one query). */
 export async function findGateFacts(db: CommonQueryMethods, taskIds: readonly number[]): Promise<Map<number, GateFacts>> {
   if (taskIds.length === 0) return new Map();
-  const rows = await db.any(sql.type(gateFacts)`select ${factColumns} ${factsSource} where t.id = any(${sql.array(taskIds, "int8")})`);
+  const rows = await db.any(sql.type(gateFacts)`select ${gateFactColumns} ${gateFactsSource} where t.id = any(${sql.array(taskIds, "int8")})`);
   return new Map(rows.map((r) => [r.task_id, factsOf(r)]));
-}
-
-const claimFacts = gateFacts.extend({ slot_limited: z.boolean(), settings: storedSettingValues });
-
-export interface ClaimFacts {
-  facts: GateFacts;
-  /** The project limits the tasks a rollout runs at once (parallel_tasks_per_rollout). */
-  slotLimited: boolean;
-  /** The stored payloads of the settings asked for, by name (those ever written). */
-  settings: Record<string, Record<string, unknown>>;
-}
-
-/** What claiming the task's run decides on, with the named settings as stored now (one prepared statement); undefined when the task is gone. */
-export async function findClaimFacts(tx: CommonQueryMethods, taskId: number, settingNames: readonly string[]): Promise<ClaimFacts | undefined> {
-  const row = await tx.maybeOne(sql.prepared("start_gate.claim_facts", claimFacts)`
-    select ${factColumns}, p.parallel_tasks_per_rollout > 0 as slot_limited, ${storedSettingsColumn(settingNames)} as settings
-    ${factsSource} where t.id = ${taskId}`);
-  return row ? { facts: factsOf(row), slotLimited: row.slot_limited, settings: row.settings } : undefined;
 }
 
 const runId = z.object({ id: z.coerce.number() });
@@ -85,18 +65,4 @@ const pendingRun = z.object({ id: z.coerce.number(), run_at: z.coerce.date().nul
 export async function pendingRunStarts(db: CommonQueryMethods): Promise<{ id: number; runAt: Date | undefined }[]> {
   const rows = await db.any(sql.type(pendingRun)`select id, run_at from task_run where state = 'PENDING' order by id`);
   return rows.map((r) => ({ id: r.id, runAt: r.run_at ?? undefined }));
-}
-
-/**
- * Taken (shared) by a transaction that claims a task run, before anything
- * else, and (exclusive) by the write that switches the emergency pause on:
- * either the claim commits first and the switch then sees its run RUNNING,
- * or the claim waits and then reads the pause on.
- */
-export async function shareEmergencyPauseLock(tx: CommonQueryMethods): Promise<void> {
-  await tx.query(preparedCommand("start_gate.share_emergency_pause_lock")`select pg_advisory_xact_lock_shared(${EMERGENCY_PAUSE_LOCK})`);
-}
-
-export async function takeEmergencyPauseLock(tx: CommonQueryMethods): Promise<void> {
-  await tx.query(sql.unsafe`select pg_advisory_xact_lock(${EMERGENCY_PAUSE_LOCK})`);
 }

@@ -6,38 +6,34 @@
 // database busy; so the emergency pause wins over the window.
 import type { CommonQueryMethods } from "slonik";
 import type { MaintenanceWindowSetting } from "../gen/svc/v1/setting_operations_pb.js";
-import { settingsReadAlong, type SettingReader } from "../settings/setting-cache.ts";
+import type { ClaimAnswer } from "../rollout/task-run.store.ts";
+import type { SettingReader } from "../settings/setting-cache.ts";
 import { settingKind } from "../settings/setting-catalog.ts";
 import { effectiveValue } from "../settings/setting-value.ts";
 import { emergencyPauseReason } from "./emergency-pause.ts";
 import { maintenanceSchedule, nextOpening } from "./maintenance-window.ts";
-import { findClaimFacts, findGateFacts, shareEmergencyPauseLock, type GateFacts } from "./start-gate.store.ts";
+import { findGateFacts, type GateFacts } from "./start-gate.store.ts";
 
 export type Gate = { open: true } | { open: false; reason: string; retryAt?: Date };
 
 const OPEN: Gate = { open: true };
 
-/** The settings the gate reads. */
-const GATE_SETTINGS = ["EMERGENCY_PAUSE", "MAINTENANCE_WINDOW"];
-
-/** The gate of a run being claimed, and whether its rollout's parallel limit must be checked too. */
-export type ClaimGate = Gate & { slotLimited: boolean };
-
 /**
- * The gate as the worker reads it in the transaction that claims the run
- * (marks it RUNNING): settings read from that transaction, and the
- * emergency-pause lock held until it commits, so that a pause switched on
- * meanwhile either waits for the claim (and then suspends the run) or is
- * seen here (the lock is taken by a statement of its own, so that the read
- * after it sees what the pause's switch committed). Call it first in the
- * transaction, before any row lock.
+ * What the settings let a run about to be claimed do: the emergency pause
+ * (read again by the statement that starts the run, under its row's lock)
+ * and the maintenance window, with its next opening when it is closed.
  */
-export async function claimGate(tx: CommonQueryMethods, taskId: number, now = new Date()): Promise<ClaimGate> {
-  await shareEmergencyPauseLock(tx);
-  const found = await findClaimFacts(tx, taskId, GATE_SETTINGS);
-  if (!found) throw new Error(`start gate: task ${taskId} does not exist`);
-  const bySettings = await settingsGate(settingsReadAlong(tx, GATE_SETTINGS, found.settings), now);
-  return { ...(bySettings.open ? gateOf(found.facts, bySettings.opensAt) : bySettings), slotLimited: found.slotLimited };
+export async function settingsGateOfClaim(settings: SettingReader, now = new Date()): Promise<Gate> {
+  const bySettings = await settingsGate(settings, now);
+  if (!bySettings.open) return bySettings;
+  return bySettings.opensAt ? windowClosed(bySettings.opensAt) : OPEN;
+}
+
+/** Why a run the claim's statement did not start waits, from what that statement read; undefined when it lacks only a slot of its rollout. */
+export async function claimWaitReason(answer: ClaimAnswer): Promise<string | undefined> {
+  if (answer.paused) return `emergency pause: ${(await emergencyPauseReason({ get: async () => answer.pause })) ?? ""}`;
+  const gate = gateOf(answer.facts, undefined);
+  return gate.open ? undefined : gate.reason;
 }
 
 /** Why each given task (with a PENDING run) waits, in one query; tasks that may start have no entry. */
@@ -66,10 +62,14 @@ async function settingsGate(settings: SettingReader, now: Date): Promise<{ open:
 function gateOf(facts: GateFacts, windowOpensAt: Date | undefined): Gate {
   // A CANCELED rollout's runs are being cancelled; until then they wait like a paused one's.
   if (facts.rolloutState === "PAUSED" || facts.rolloutState === "CANCELED") return { open: false, reason: "rollout paused" };
-  if (windowOpensAt) return { open: false, reason: `maintenance window opens at ${rfc3339(windowOpensAt)}`, retryAt: windowOpensAt };
+  if (windowOpensAt) return windowClosed(windowOpensAt);
   if (facts.planCheckErrors) return { open: false, reason: "plan check errors" };
   if (facts.databaseBusy) return { open: false, reason: "database busy" };
   return OPEN;
+}
+
+function windowClosed(opensAt: Date): Gate {
+  return { open: false, reason: `maintenance window opens at ${rfc3339(opensAt)}`, retryAt: opensAt };
 }
 
 /** 2024-01-08T22:00:00Z (openings fall on whole minutes). */

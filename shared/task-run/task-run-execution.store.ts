@@ -6,6 +6,8 @@ import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import type { TargetSession } from "../engine/target.ts";
 import type { ReleaseFileRef } from "../plan/plan-specs.ts";
+import { TASK_RUN_JOB_KEY_PREFIX } from "../jobs/catalog.ts";
+import { addKeyedJobsSelected } from "../jobs/jobs.store.ts";
 import { preparedCommand } from "../platform/db.ts";
 import { ROLLOUT_SLOT_LOCK_CLASS } from "../platform/locks.ts";
 
@@ -103,18 +105,18 @@ export async function appendRunDetail(db: CommonQueryMethods, runId: number, not
 const runId = z.object({ id: z.coerce.number() });
 
 /**
- * The PENDING runs to dispatch now that a run of this target and rollout
- * ended: every run waiting for the target database, and, under a parallel
+ * Enqueues the jobs of the PENDING runs to dispatch now that a run of this
+ * target and rollout ended (one statement, the runs not read first): every run waiting for the target database, and, under a parallel
  * limit, the rollout's oldest runs up to the free slots; none whose batchRun
  * start still lies ahead (its own job is scheduled for then). The target's
  * tasks are found first, by their index (the task of a PENDING run is
  * PENDING), and then their runs: a plan made while the statistics still
  * miss a new rollout's runs would otherwise go through every PENDING run.
  */
-export async function runsToDispatch(db: CommonQueryMethods, ended: RunTarget): Promise<number[]> {
+export async function dispatchWaitingRuns(db: CommonQueryMethods, ended: RunTarget): Promise<void> {
   const due = sql.fragment`r.state = 'PENDING' and (r.run_at is null or r.run_at <= now())`;
-  return [
-    ...(await db.anyFirst(sql.prepared("task_run_execution.runs_to_dispatch", runId)`
+  await addKeyedJobsSelected(db, "task_run_execution.dispatch_waiting_runs", "taskRun.execute", sql.fragment`
+    select jsonb_build_object('taskRunId', w.id) as payload, ${TASK_RUN_JOB_KEY_PREFIX} || w.id as job_key from (
       select r.id from task_run r
       where ${due} and r.task_id = any(array(
         select t.id from task t
@@ -127,8 +129,7 @@ export async function runsToDispatch(db: CommonQueryMethods, ended: RunTarget): 
                 else greatest(p.parallel_tasks_per_rollout - (select count(*) from task_run x
                   where x.project_id = p.id and x.rollout_id = ${ended.rolloutId} and x.state = 'RUNNING'), 0) end
               from project p where p.id = ${ended.projectId}))
-      order by id`)),
-  ];
+      order by id) as w`);
 }
 
 /** A RUNNING run with what deciding its end needs (call with the run's lock held). */
