@@ -20,14 +20,6 @@ export function storedSettings(db: CommonQueryMethods): SettingReader {
   return { get: (name) => getStoredSetting(db, name) };
 }
 
-/**
- * Answers the named settings from the payloads a query read along with other
- * facts (storedSettingsColumn); others are read from the store when asked for.
- */
-export function settingsReadAlong(db: CommonQueryMethods, names: readonly string[], values: Readonly<Record<string, Record<string, unknown>>>): SettingReader {
-  return { get: async (name) => (names.includes(name) ? values[name] : getStoredSetting(db, name)) };
-}
-
 export interface SettingCache extends SettingReader {
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 // SQL on the setting table (one row per SettingName).
-import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
+import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 
 const settingValue = z.object({ value: z.record(z.string(), z.unknown()) });
@@ -8,18 +8,6 @@ const settingValue = z.object({ value: z.record(z.string(), z.unknown()) });
 export async function getStoredSetting(db: CommonQueryMethods, name: string): Promise<Record<string, unknown> | undefined> {
   const row = await db.maybeOne(sql.type(settingValue)`select value from setting where name = ${name}`);
   return row?.value;
-}
-
-/** The stored payloads of the named settings, as the parser of storedSettingsColumn reads them. */
-export const storedSettingValues = z.record(z.string(), z.record(z.string(), z.unknown()));
-
-/**
- * A column holding the stored payloads of the named settings that were ever
- * written, as one object by name, for a query that reads them along with
- * other facts (parse it with storedSettingValues).
- */
-export function storedSettingsColumn(names: readonly string[]): FragmentSqlToken {
-  return sql.fragment`(select coalesce(jsonb_object_agg(name, value), '{}') from setting where name = any(${sql.array(names, "text")}))`;
 }
 
 /** Stores the workspace profile of a new workspace, unless one exists. */
