@@ -264,15 +264,20 @@ describe("task run execution", async () => {
     assert.deepEqual((await pgRows(pg.suspend, "select n from marks order by n")).map((r) => r.n), [1, 2], "no statement applied twice");
   });
 
-  it("dispatches a PENDING run whose job was lost (the reconciler)", async () => {
-    const plan = await ok("POST", "/v1/projects/exec/plans", { title: "lost", specs: [{ changeDatabaseConfig: { targets: [pg.stranded.resource], statement: "create table found (id int)" } }] });
-    const planId = String(plan.name).split("/").at(-1)!;
-    const created = await app.db.transaction(async (tx) => {
+  /** The plan's rollout, made with its runs' jobs taken away in the same transaction (a dispatch lost, or held back). */
+  async function rolloutWithoutJobs(planId: string) {
+    return app.db.transaction(async (tx) => {
       const made = await createRollout(tx, { projectId: "exec", planId, issueId: undefined, creator: "users/admin" });
       await tx.query(sql.unsafe`delete from graphile_worker._private_jobs where key like 'taskRun:%'
         and (payload->>'taskRunId')::bigint in (select id from task_run where project_id = 'exec' and rollout_id = ${made.id})`);
       return made;
     });
+  }
+
+  it("dispatches a PENDING run whose job was lost (the reconciler)", async () => {
+    const plan = await ok("POST", "/v1/projects/exec/plans", { title: "lost", specs: [{ changeDatabaseConfig: { targets: [pg.stranded.resource], statement: "create table found (id int)" } }] });
+    const planId = String(plan.name).split("/").at(-1)!;
+    const created = await rolloutWithoutJobs(planId);
     const task = (await ok("GET", `/v1/${rolloutName(created)}`)).tasks[0];
     assert.equal((await latestRun(task)).state, "PENDING");
     const run = await runInState(task, FINAL, 25_000);
@@ -290,12 +295,7 @@ describe("task run execution", async () => {
       const plan = await ok("POST", "/v1/projects/exec/plans", { title: "gone", specs: [{ changeDatabaseConfig: { targets: [resource], statement: "create table never (id int)" } }] });
       const planId = String(plan.name).split("/").at(-1)!;
       // The run's job is held back until the instance is gone.
-      const created = await app.db.transaction(async (tx) => {
-        const made = await createRollout(tx, { projectId: "exec", planId, issueId: undefined, creator: "users/admin" });
-        await tx.query(sql.unsafe`delete from graphile_worker._private_jobs where key like 'taskRun:%'
-          and (payload->>'taskRunId')::bigint in (select id from task_run where project_id = 'exec' and rollout_id = ${made.id})`);
-        return made;
-      });
+      const created = await rolloutWithoutJobs(planId);
       const task = (await ok("GET", `/v1/${rolloutName(created)}`)).tasks[0];
       await ok("DELETE", "/v1/instances/exec-gone");
       await addJob(app.db, "taskRun.execute", { taskRunId: Number(String((await latestRun(task)).name).split("/").at(-1)) });
