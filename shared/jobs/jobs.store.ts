@@ -1,5 +1,6 @@
 // SQL on graphile-worker's tables. Jobs are added with graphile_worker.add_job
-// on the caller's connection, so a job exists exactly when its change commits.
+// (add_jobs for several) on the caller's connection, so a job exists exactly
+// when its change commits.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { preparedCommand } from "../platform/db.ts";
@@ -47,17 +48,16 @@ export async function deletePermafailedJobs(db: CommonQueryMethods, olderThanDay
 }
 
 /**
- * One job per row the query `jobs` selects (columns payload jsonb and job_key
- * text), each under its job key (mode replace), without reading the rows
- * first: one prepared statement, named by the caller for its query.
+ * One job per row the query `jobs` selects (columns payload jsonb, job_key
+ * text, and position: the jobs are added in its order), each under its job
+ * key (a waiting job of the key is replaced), without reading the rows first:
+ * one prepared statement, named by the caller for its query.
  */
 export async function addKeyedJobsSelected(db: CommonQueryMethods, statementName: string, name: JobName, jobs: FragmentSqlToken): Promise<void> {
-  await db.query(preparedCommand(statementName)`
-    select graphile_worker.add_job(identifier => ${name}, payload => j.payload::json, job_key => j.job_key, job_key_mode => 'replace')
-    from (${jobs}) as j`);
+  await db.query(preparedCommand(statementName)`${addJobsOf(name, jobs, undefined)}`);
 }
 
-/** One job per payload in a single round trip, each under its own job key (mode replace). */
+/** One job per payload in one statement, each under its own job key (a waiting job of the key is replaced). */
 export async function addKeyedJobs<N extends JobName>(
   db: CommonQueryMethods,
   name: N,
@@ -65,9 +65,21 @@ export async function addKeyedJobs<N extends JobName>(
   runAt?: Date,
 ): Promise<void> {
   if (jobs.length === 0) return;
-  await db.query(sql.unsafe`
-    select graphile_worker.add_job(
-      identifier => ${name}, payload => j.payload::json, run_at => ${runAt ? sql.timestamp(runAt) : null},
-      job_key => j.job_key, job_key_mode => 'replace')
-    from jsonb_to_recordset(${sql.jsonb(jobs.map((j) => ({ payload: j.payload, job_key: j.jobKey })) as never)}) as j (payload jsonb, job_key text)`);
+  const rows = sql.jsonb(jobs.map((j) => ({ payload: j.payload, job_key: j.jobKey })) as never);
+  await db.query(sql.unsafe`${addJobsOf(name, sql.fragment`select * from rows from (jsonb_to_recordset(${rows}) as (payload jsonb, job_key text)) with ordinality as r (payload, job_key, position)`, runAt)}`);
+}
+
+/**
+ * graphile_worker.add_jobs over the selected rows, when there are any: the
+ * jobs are written set-wise and the workers get one notice, where add_job
+ * would write and notify per job. Its job keys replace as add_job's mode
+ * 'replace' does (add_job itself calls it so).
+ */
+function addJobsOf(name: JobName, jobs: FragmentSqlToken, runAt: Date | undefined) {
+  return sql.fragment`
+    select graphile_worker.add_jobs(specs) from (
+      select array_agg(row(${name}, j.payload::json, null, ${runAt ? sql.timestamp(runAt) : null}::timestamptz, null, j.job_key, null, null)::graphile_worker.job_spec
+                       order by j.position) as specs
+      from (${jobs}) as j) as s
+    where specs is not null`;
 }

@@ -116,7 +116,7 @@ const runId = z.object({ id: z.coerce.number() });
 export async function dispatchWaitingRuns(db: CommonQueryMethods, ended: RunTarget): Promise<void> {
   const due = sql.fragment`r.state = 'PENDING' and (r.run_at is null or r.run_at <= now())`;
   await addKeyedJobsSelected(db, "task_run_execution.dispatch_waiting_runs", "taskRun.execute", sql.fragment`
-    select jsonb_build_object('taskRunId', w.id) as payload, ${TASK_RUN_JOB_KEY_PREFIX} || w.id as job_key from (
+    select jsonb_build_object('taskRunId', w.id) as payload, ${TASK_RUN_JOB_KEY_PREFIX} || w.id as job_key, w.id as position from (
       select r.id from task_run r
       where ${due} and r.task_id = any(array(
         select t.id from task t
@@ -128,8 +128,7 @@ export async function dispatchWaitingRuns(db: CommonQueryMethods, ended: RunTarg
        limit (select case when p.parallel_tasks_per_rollout = 0 then 0
                 else greatest(p.parallel_tasks_per_rollout - (select count(*) from task_run x
                   where x.project_id = p.id and x.rollout_id = ${ended.rolloutId} and x.state = 'RUNNING'), 0) end
-              from project p where p.id = ${ended.projectId}))
-      order by id) as w`);
+              from project p where p.id = ${ended.projectId}))) as w`);
 }
 
 /** A RUNNING run with what deciding its end needs (call with the run's lock held). */
