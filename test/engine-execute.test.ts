@@ -10,7 +10,7 @@ import { after, before, describe, it } from "node:test";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { openTarget } from "../shared/engine/target-open.ts";
-import type { ConnectionConfig, ExecuteOutcome, ExecuteRequest, StatementLog, StopMode, Target, TargetSession } from "../shared/engine/target.ts";
+import type { ConnectionConfig, ExecuteOutcome, ExecuteRequest, ScriptTimeouts, StatementLog, StopMode, Target, TargetSession } from "../shared/engine/target.ts";
 import { withDatabase } from "../shared/platform/postgres-url.ts";
 import { adminUrl } from "./helpers/db.ts";
 import { connectMysql, createPgTarget, MYSQL, pgServerConnection, uniqueName } from "./helpers/instances.ts";
@@ -30,19 +30,17 @@ async function execute(
   target: Target,
   database: string,
   script: string,
-  options: Partial<Pick<ExecuteRequest, "firstStatement" | "lockTimeoutMs" | "statementTimeoutMs">> & { stop?: { during: number; mode?: StopMode } } = {},
+  options: Partial<Pick<ExecuteRequest, "firstStatement"> & ScriptTimeouts> & { stop?: { during: number; mode?: StopMode } } = {},
 ): Promise<Run> {
   const log: StatementLog[] = [];
   const sessions: Run["sessions"] = [];
   const controller = new AbortController();
   const stopSoon = () => setTimeout(() => controller.abort(options.stop?.mode ?? "cancel"), 300);
   const started = performance.now();
-  const outcome = await target.execute({
-    database,
+  const session = await target.openScriptSession(database, { lockTimeoutMs: options.lockTimeoutMs ?? 10_000, statementTimeoutMs: options.statementTimeoutMs ?? 0 });
+  const outcome = await session.execute({
     script,
     firstStatement: options.firstStatement ?? 0,
-    lockTimeoutMs: options.lockTimeoutMs ?? 10_000,
-    statementTimeoutMs: options.statementTimeoutMs ?? 0,
     signal: controller.signal,
     onSession: async (session, transactional) => {
       sessions.push({ session, transactional });

@@ -83,21 +83,40 @@ export type TargetSession = { pid: number; xid: string } | { pid: number; backen
  */
 export type StopMode = "cancel" | "suspend";
 
-export interface ExecuteRequest {
-  database: string;
-  script: string;
-  /** Index of the first statement to run (a continuation skips what an earlier run applied). */
-  firstStatement: number;
+/** The limits a change script's statements run under (a SET in the script overrides them). */
+export interface ScriptTimeouts {
   /** Lock wait limit per statement in ms; 0 = none. */
   lockTimeoutMs: number;
   /** Limit per statement in ms; 0 = none. */
   statementTimeoutMs: number;
+}
+
+export interface ExecuteRequest {
+  script: string;
+  /** Index of the first statement to run (a continuation skips what an earlier run applied). */
+  firstStatement: number;
   /** Called once the session is open, before any statement runs; the script waits for it (the run records its session). */
   onSession(session: TargetSession, transactional: boolean): Promise<void>;
   /** Called after each statement, in order, before the next one starts. */
   onStatement(entry: StatementLog): Promise<void>;
   /** Aborting it (with a StopMode as reason; "cancel" if none) stops the script. */
   signal: AbortSignal;
+}
+
+/**
+ * A connection to one database, opened for a change script before the
+ * script is known to run (a task run opens it while the run is claimed). It
+ * runs one script and closes after it; one that never runs closes with its
+ * target.
+ */
+export interface ScriptSession {
+  /**
+   * Runs a change script (contract §12.4): PostgreSQL in one transaction
+   * unless a statement forbids it, then statement by statement; MySQL
+   * statement by statement. Statement failures, cancellation and a lost
+   * target connection are outcomes, not exceptions.
+   */
+  execute(request: ExecuteRequest): Promise<ExecuteOutcome>;
 }
 
 export interface ExecuteOutcome {
@@ -142,13 +161,8 @@ export interface Target {
    * been applied first; the preamble's own problems are not reported.
    */
   dryRun(database: string, script: string, options: DryRunOptions): Promise<DryRunProblem[]>;
-  /**
-   * Runs a change script (contract §12.4): PostgreSQL in one transaction
-   * unless a statement forbids it, then statement by statement; MySQL
-   * statement by statement. Statement failures, cancellation and a lost
-   * target connection are outcomes, not exceptions.
-   */
-  execute(request: ExecuteRequest): Promise<ExecuteOutcome>;
+  /** Opens a session on the database for a change script, under the timeouts; a connection problem is a clear error here. */
+  openScriptSession(database: string, timeouts: ScriptTimeouts): Promise<ScriptSession>;
   /** Ends a session whose client is gone (terminates it if it still runs) and answers what became of its transaction. */
   endLostSession(session: TargetSession): Promise<LostSession>;
   /** Closes every connection the target opened. */

@@ -11,12 +11,9 @@ import { noticeChange } from "../watch/change-notice.store.ts";
 import { rolloutName, taskRunName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout } from "./rollout.store.ts";
 import { createRuns } from "./run-creation.ts";
-import { markRunEnded, type FinalRunState, type StartedRun, type TaskEnd } from "./task-run.store.ts";
+import { markRunEnded, type FinalRunState, type TaskEnd } from "./task-run.store.ts";
 
 export { enqueueTaskRun, enqueueTaskRuns } from "./run-creation.ts";
-
-/** A run just started: what executing it needs (firstStatement: a continuation skips the statements applied before; statementTimeoutMs 0 = no limit). */
-export type RunningTaskRun = StartedRun;
 
 /**
  * The notice of a run started or settled, sent after its transaction

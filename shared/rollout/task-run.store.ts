@@ -3,7 +3,6 @@
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import type { RolloutRef } from "./rollout-names.ts";
-import { storedDataSource } from "../instance/data-sources.ts";
 import { releaseFileColumn, taskStateAssignments, type TaskChanges, type TaskState } from "./task.store.ts";
 import { gateFactColumns, gateFactsSource, type GateFacts } from "../task-run/start-gate.store.ts";
 import type { StatementLog } from "../engine/target.ts";
@@ -111,48 +110,7 @@ function lockedTaskStep(runId: number, states: readonly ("PENDING" | "RUNNING")[
     where r.id = ${runId} and r.state = any(${sql.array(states, "text")}) for update of t)`;
 }
 
-const startedRun = z
-  .object({
-    id: z.coerce.number(),
-    task_id: z.coerce.number(),
-    project_id: z.string(),
-    rollout_id: z.string(),
-    first_statement: z.number(),
-    creator: z.string(),
-    stage_id: z.string(),
-    instance_id: z.string(),
-    database_name: z.string(),
-    type: z.enum(["DATABASE_MIGRATE", "DATABASE_DATA_UPDATE"]),
-    statement: z.string(),
-    release_file: releaseFileColumn.nullable(),
-    lock_timeout_ms: z.coerce.number(),
-    statement_timeout_ms: z.coerce.number(),
-    engine: z.enum(["POSTGRES", "MYSQL"]),
-    instance_state: z.enum(["ACTIVE", "DELETED"]),
-    data_sources: z.array(storedDataSource),
-  })
-  .transform((r) => ({
-    id: r.id,
-    taskId: r.task_id,
-    projectId: r.project_id,
-    rolloutId: r.rollout_id,
-    firstStatement: r.first_statement,
-    creator: r.creator,
-    stageId: r.stage_id,
-    instanceId: r.instance_id,
-    databaseName: r.database_name,
-    type: r.type,
-    statement: r.statement,
-    releaseFile: r.release_file ?? undefined,
-    lockTimeoutMs: r.lock_timeout_ms,
-    statementTimeoutMs: r.statement_timeout_ms,
-    /** The instance as the run started: how the worker reaches the target. */
-    instance: { id: r.instance_id, engine: r.engine, state: r.instance_state, dataSources: r.data_sources },
-  }));
-
-export type StartedRun = z.infer<typeof startedRun>;
-
-/** The claim's answer: the gate's facts as the claim read them, and the run when it started. */
+/** The claim's answer: the gate's facts as the claim read them, and whether the run started. */
 const claimRow = z.object({
   rollout_state: z.string(),
   plan_check_errors: z.boolean(),
@@ -161,7 +119,7 @@ const claimRow = z.object({
   paused: z.boolean(),
   pause: z.record(z.string(), z.unknown()).nullable(),
   window_changed: z.boolean(),
-  started: startedRun.nullable(),
+  started: z.boolean(),
 });
 
 export interface ClaimAnswer {
@@ -173,8 +131,8 @@ export interface ClaimAnswer {
   pause: Record<string, unknown> | undefined;
   /** MAINTENANCE_WINDOW is stored otherwise than the caller decided on: the run did not start. */
   windowChanged: boolean;
-  /** The run, RUNNING now, when the gate let it start. */
-  started: StartedRun | undefined;
+  /** The gate let the run start: it is RUNNING now. */
+  started: boolean;
 }
 
 /**
@@ -184,9 +142,9 @@ export interface ClaimAnswer {
  * checks hold no error for the task, no other run on its database is
  * RUNNING, when the project limits a rollout's tasks at once the caller
  * took a slot (`slotTaken`), and MAINTENANCE_WINDOW is stored as the caller
- * read it when it found the window open (`windowSeen`). It answers the gate's facts, and what
- * executing the run needs (the statement, the project's timeouts, the
- * instance); undefined when the run is not PENDING. The pause is read under
+ * read it when it found the window open (`windowSeen`). It answers the
+ * gate's facts and whether the run started; undefined when the run is not
+ * PENDING. The pause is read under
  * a share lock on its setting's row, which a switch of the pause locks for
  * update: either the switch waits for this start and then finds the run
  * RUNNING, or this start reads the pause as the switch committed it.
@@ -205,27 +163,19 @@ export async function claimPendingRun(
              coalesce((select enabled from pause), false) as paused, (select value from pause) as pause,
              (select value from setting where name = 'MAINTENANCE_WINDOW') is distinct from ${windowSeen ? JSON.stringify(windowSeen) : null}::jsonb as window_changed
       ${gateFactsSource} where t.id = (select id from locked_task)),
-    run as (
+    started_run as (
       update task_run set state = 'RUNNING', start_time = now(), update_time = now()
       where id = ${id} and state = 'PENDING' and task_id = (select task_id from facts)
         and (select not paused and not window_changed and rollout_state not in ('PAUSED', 'CANCELED') and not plan_check_errors and not database_busy
                     and (not slot_limited or ${slotTaken}) from facts)
-      returning id, task_id, project_id, rollout_id, first_statement, creator),
-    started as (
-      update task t set state = 'RUNNING', update_time = now() from run where t.id = run.task_id
-      returning t.id, t.stage_id, t.instance_id, t.database_name, t.type, t.statement, t.release_file),
-    started_run as (
-      select run.id, run.task_id, run.project_id, run.rollout_id, run.first_statement, run.creator,
-             started.stage_id, started.instance_id, started.database_name, started.type, started.statement, started.release_file,
-             p.lock_timeout_ms, p.statement_timeout_ms, i.engine, i.state as instance_state, i.data_sources
-      from run join started on started.id = run.task_id join project p on p.id = run.project_id
-      join instance i on i.id = started.instance_id)
+      returning task_id),
+    started_task as (update task t set state = 'RUNNING', update_time = now() from started_run where t.id = started_run.task_id)
     select f.rollout_state, f.plan_check_errors, f.database_busy, f.slot_limited, f.paused, f.pause, f.window_changed,
-           (select to_jsonb(s) from started_run s) as started
+           exists (select 1 from started_run) as started
     from facts f`);
   if (!row) return undefined;
   const facts = { rolloutState: row.rollout_state, planCheckErrors: row.plan_check_errors, databaseBusy: row.database_busy };
-  return { facts, slotLimited: row.slot_limited, paused: row.paused, pause: row.pause ?? undefined, windowChanged: row.window_changed, started: row.started ?? undefined };
+  return { facts, slotLimited: row.slot_limited, paused: row.paused, pause: row.pause ?? undefined, windowChanged: row.window_changed, started: row.started };
 }
 
 export interface RunEnd {

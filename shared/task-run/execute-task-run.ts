@@ -2,7 +2,7 @@
 // The run's lock is taken on a connection of its own and held until the run
 // is settled; a job that does not get it, or finds the run no longer PENDING,
 // does nothing (a run never executes twice). Then the claim (claim-task-run.ts),
-// the release gate of a release-sourced run (§13.2: already applied → DONE,
+// while the target's session opens (run-session.ts), the release gate of a release-sourced run (§13.2: already applied → DONE,
 // applied with another checksum → FAILED, before touching the target), the
 // script on the target through the instance's ADMIN data source with the
 // project's timeouts, the statement log, and the settlement. A cancel request
@@ -15,9 +15,8 @@ import type { Logger } from "../platform/logger.ts";
 import type { Metrics } from "../platform/metrics.ts";
 import type { ExecuteOutcome, StatementLog } from "../engine/target.ts";
 import { errorMessage } from "../engine/connect-failure.ts";
-import { withTarget } from "../instance/instance-target.ts";
 import type { RolloutFollowUps } from "../rollout/follow-ups.ts";
-import type { RunningTaskRun, RunOutcome } from "../rollout/task-run-lifecycle.ts";
+import type { RunOutcome } from "../rollout/task-run-lifecycle.ts";
 import { releaseGate, type ReleaseGateDecision } from "../revision/revision-gate.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import type { SettingReader } from "../settings/setting-cache.ts";
@@ -26,8 +25,8 @@ import { findCancelReason } from "./cancel.store.ts";
 import type { CancelWatch } from "./cancel-watch.ts";
 import { claimTaskRun } from "./claim-task-run.ts";
 import { doneDetail, failedDetail, stoppedDetail, type ScriptEnd } from "./run-detail.ts";
-import { runConnectionOf } from "./run-connection.ts";
-import { RunLocks, type LockConnections } from "./run-locks.store.ts";
+import { RunLocks, type ExecutableRun, type LockConnections } from "./run-locks.store.ts";
+import { RunSession } from "./run-session.ts";
 import { countSettled, settleRun } from "./settle-run.ts";
 import { recordRunSession } from "./task-run-execution.store.ts";
 import { TaskRunLogWriter } from "./task-run-log-writer.ts";
@@ -57,13 +56,18 @@ export async function executeTaskRun(deps: ExecutionDeps, runId: number): Promis
   const locks = await RunLocks.open(deps.lockConnections, (error) => lost.abort(error));
   const unwatch = deps.cancels.watch(runId, (reason) => stop.abort(isSuspension(reason) ? "suspend" : "cancel"));
   try {
-    const pending = await locks.tryLockPendingRun(runId);
-    if (!pending) return;
-    const claim = await claimTaskRun(deps.db, deps.settings, runId, pending);
-    if (claim.kind === "started") deps.followUps.afterStart({ projectId: claim.run.projectId, id: claim.run.rolloutId });
-    if (claim.kind === "waiting") deps.logger.debug({ runId, reason: claim.reason }, "task run waits");
-    if (claim.kind !== "started") return;
-    await runClaimed(deps, locks, claim.run, AbortSignal.any([stop.signal, lost.signal])); // a lost lock stops the script like a cancel
+    const locked = await locks.tryLockPendingRun(runId);
+    if (!locked) return;
+    const session = new RunSession(deps.secrets, locked.run);
+    try {
+      const claim = await claimTaskRun(deps.db, deps.settings, runId, locked.targetLocked, () => session.open());
+      if (claim.kind === "started") deps.followUps.afterStart({ projectId: locked.run.projectId, id: locked.run.rolloutId });
+      if (claim.kind === "waiting") deps.logger.debug({ runId, reason: claim.reason }, "task run waits");
+      if (claim.kind !== "started") return;
+      await runClaimed(deps, locks, locked.run, session, AbortSignal.any([stop.signal, lost.signal])); // a lost lock stops the script like a cancel
+    } finally {
+      await session.close();
+    }
   } finally {
     unwatch();
     await locks.close();
@@ -71,12 +75,12 @@ export async function executeTaskRun(deps: ExecutionDeps, runId: number): Promis
 }
 
 /** `stop` aborts when the run is asked to stop or its locks are lost. */
-async function runClaimed(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun, stop: AbortSignal): Promise<void> {
+async function runClaimed(deps: ExecutionDeps, locks: RunLocks, run: ExecutableRun, session: RunSession, stop: AbortSignal): Promise<void> {
   const decision: ReleaseGateDecision = run.releaseFile ? await releaseGate(deps.db, { ...run, releaseFile: run.releaseFile }) : { kind: "apply" };
   if (decision.kind === "skip") return settle(deps, locks, run, { state: "DONE", detail: decision.reason, skipTask: decision.reason }, false);
   if (decision.kind === "refuse") return settle(deps, locks, run, { state: "FAILED", detail: `not run: ${decision.message}`, error: decision.message }, false);
   const log = new TaskRunLogWriter(deps.db, run.id);
-  const outcome = await executeOnTarget(deps, run, log, stop);
+  const outcome = await executeOnTarget(deps, run, session, log, stop);
   await settle(deps, locks, run, outcome, true, log.takeRest());
 }
 
@@ -85,7 +89,7 @@ async function runClaimed(deps: ExecutionDeps, locks: RunLocks, run: RunningTask
  * log. The target's lock is let go first, so that the runs the settlement
  * dispatches find it free.
  */
-async function settle(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun, outcome: RunOutcome, applied: boolean, logRest: readonly StatementLog[] = []): Promise<void> {
+async function settle(deps: ExecutionDeps, locks: RunLocks, run: ExecutableRun, outcome: RunOutcome, applied: boolean, logRest: readonly StatementLog[] = []): Promise<void> {
   await locks.unlockTarget(run.instanceId, run.databaseName).catch(() => undefined); // a lost connection released it already
   for (let attempt = 1; ; attempt++) {
     try {
@@ -103,25 +107,20 @@ async function settle(deps: ExecutionDeps, locks: RunLocks, run: RunningTaskRun,
 }
 
 /** Runs the script; the log entries not yet written are left in `log` for the settlement. */
-async function executeOnTarget(deps: ExecutionDeps, run: RunningTaskRun, log: TaskRunLogWriter, stop: AbortSignal): Promise<RunOutcome> {
+async function executeOnTarget(deps: ExecutionDeps, run: ExecutableRun, session: RunSession, log: TaskRunLogWriter, stop: AbortSignal): Promise<RunOutcome> {
   let transactional: boolean | undefined;
   try {
-    const result = await withTarget(runConnectionOf(run.instance, deps.secrets), (target) =>
-      target.execute({
-        database: run.databaseName,
-        script: run.statement,
-        firstStatement: run.firstStatement,
-        lockTimeoutMs: run.lockTimeoutMs,
-        statementTimeoutMs: run.statementTimeoutMs,
-        signal: stop,
-        onSession: async (session, inTransaction) => {
-          transactional = inTransaction;
-          log.eachAtOnce = !inTransaction;
-          await recordRunSession(deps.db, run.id, session, inTransaction);
-        },
-        onStatement: (entry) => log.add(entry),
-      }),
-    );
+    const result = await session.execute({
+      script: run.statement,
+      firstStatement: run.firstStatement,
+      signal: stop,
+      onSession: async (target, inTransaction) => {
+        transactional = inTransaction;
+        log.eachAtOnce = !inTransaction;
+        await recordRunSession(deps.db, run.id, target, inTransaction);
+      },
+      onStatement: (entry) => log.add(entry),
+    });
     return await outcomeOf(deps, run, result);
   } catch (error) {
     const message = errorMessage(error);
@@ -130,7 +129,7 @@ async function executeOnTarget(deps: ExecutionDeps, run: RunningTaskRun, log: Ta
   }
 }
 
-async function outcomeOf(deps: ExecutionDeps, run: RunningTaskRun, result: ExecuteOutcome): Promise<RunOutcome> {
+async function outcomeOf(deps: ExecutionDeps, run: ExecutableRun, result: ExecuteOutcome): Promise<RunOutcome> {
   const end: ScriptEnd = { ...result, firstStatement: run.firstStatement };
   const facts = { affectedRows: result.affectedRows, nextStatement: result.nextStatement };
   if (result.state === "done") return { state: "DONE", detail: doneDetail(end), ...facts };

@@ -10,7 +10,56 @@ import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import { TARGET_DATABASE_LOCK_CLASS, TASK_RUN_LOCK_CLASS } from "../platform/locks.ts";
 import { SESSION_KEEPALIVE_OPTIONS } from "../platform/session-keepalive.ts";
-import type { PendingRunTarget } from "./task-run-execution.store.ts";
+import { storedDataSource } from "../instance/data-sources.ts";
+import { releaseFileColumn } from "../rollout/task.store.ts";
+
+const executableRun = z
+  .object({
+    id: z.coerce.number(),
+    task_id: z.coerce.number(),
+    project_id: z.string(),
+    rollout_id: z.string(),
+    first_statement: z.number(),
+    creator: z.string(),
+    stage_id: z.string(),
+    instance_id: z.string(),
+    database_name: z.string(),
+    type: z.enum(["DATABASE_MIGRATE", "DATABASE_DATA_UPDATE"]),
+    statement: z.string(),
+    release_file: releaseFileColumn.nullable(),
+    lock_timeout_ms: z.coerce.number(),
+    statement_timeout_ms: z.coerce.number(),
+    engine: z.enum(["POSTGRES", "MYSQL"]),
+    instance_state: z.enum(["ACTIVE", "DELETED"]),
+    data_sources: z.array(storedDataSource),
+  })
+  .transform((r) => ({
+    id: r.id,
+    taskId: r.task_id,
+    projectId: r.project_id,
+    rolloutId: r.rollout_id,
+    firstStatement: r.first_statement,
+    creator: r.creator,
+    stageId: r.stage_id,
+    instanceId: r.instance_id,
+    databaseName: r.database_name,
+    type: r.type,
+    statement: r.statement,
+    releaseFile: r.release_file ?? undefined,
+    lockTimeoutMs: r.lock_timeout_ms,
+    statementTimeoutMs: r.statement_timeout_ms,
+    /** The instance as the run was locked: how the worker reaches the target. */
+    instance: { id: r.instance_id, engine: r.engine, state: r.instance_state, dataSources: r.data_sources },
+  }));
+
+/** A PENDING run as executing it needs it (firstStatement: a continuation skips the statements applied before; a timeout of 0 = no limit). */
+export type ExecutableRun = z.infer<typeof executableRun>;
+
+export interface LockedRun {
+  run: ExecutableRun;
+  /** The target database's lock was taken with the run's (one change at a time per database). */
+  targetLocked: boolean;
+}
 
 /** Lock keys are int4: run ids wrap (two runs 2^31 apart share a key, which only makes one wait). */
 const RUN_KEY_MODULUS = 2 ** 31;
@@ -105,24 +154,29 @@ export class RunLocks {
 
   /**
    * Takes the run's lock if the run is PENDING and no worker holds it, and
-   * then tries its target database's lock, in one statement; answers the
-   * run's task and target, and whether the target's lock was taken;
-   * undefined when the run's lock was not (then no lock is taken). The row
-   * is read as the statement began: a run another worker settled meanwhile
-   * may still read PENDING, which the claim's own check under the task's row
-   * lock catches.
+   * then tries its target database's lock, in one statement; answers what
+   * executing the run needs (its script, target and the project's timeouts,
+   * so that the target's connection can open while the run is claimed), and
+   * whether the target's lock was taken; undefined when the run's lock was
+   * not (then no lock is taken). The row is read as the statement began: a
+   * run another worker settled meanwhile may still read PENDING, which the
+   * claim's own check under the task's row lock catches.
    */
-  async tryLockPendingRun(runId: number): Promise<PendingRunTarget | undefined> {
-    const { rows } = await this.client.query<{ target_locked: boolean | null; task_id: string; instance_id: string; database_name: string }>({
+  async tryLockPendingRun(runId: number): Promise<LockedRun | undefined> {
+    const { rows } = await this.client.query<{ target_locked: boolean | null; run: unknown }>({
       name: "run_locks.lock_pending_run",
-      text: `select r.task_id::text, t.instance_id, t.database_name,
-               case when pg_try_advisory_lock($1, $2) then pg_try_advisory_lock($3, hashtext(t.instance_id || '/' || t.database_name)) end as target_locked
-             from task_run r join task t on t.id = r.task_id where r.id = $4 and r.state = 'PENDING'`,
+      text: `select case when pg_try_advisory_lock($1, $2) then pg_try_advisory_lock($3, hashtext(run.instance_id || '/' || run.database_name)) end as target_locked,
+               to_jsonb(run) as run
+             from (select r.id, r.task_id, r.project_id, r.rollout_id, r.first_statement, r.creator, t.stage_id, t.instance_id, t.database_name,
+                          t.type, t.statement, t.release_file, p.lock_timeout_ms, p.statement_timeout_ms,
+                          i.engine, i.state as instance_state, i.data_sources
+                   from task_run r join task t on t.id = r.task_id join project p on p.id = r.project_id join instance i on i.id = t.instance_id
+                   where r.id = $4 and r.state = 'PENDING') as run`,
       values: [TASK_RUN_LOCK_CLASS, runId % RUN_KEY_MODULUS, TARGET_DATABASE_LOCK_CLASS, runId],
     });
     const row = rows[0];
     if (!row || row.target_locked === null) return undefined;
-    return { taskId: Number(row.task_id), instanceId: row.instance_id, databaseName: row.database_name, targetLocked: row.target_locked };
+    return { run: executableRun.parse(row.run), targetLocked: row.target_locked };
   }
 
   /** Lets the target database's lock go before the run's end commits, so that the runs it dispatches find the target free. */

@@ -65,14 +65,6 @@ const lostRunRow = z
 /** A RUNNING run whose worker is gone. */
 export type LostRun = z.infer<typeof lostRunRow>;
 
-export interface PendingRunTarget {
-  taskId: number;
-  instanceId: string;
-  databaseName: string;
-  /** The target database's lock was taken with the run's (one change at a time per database). */
-  targetLocked: boolean;
-}
-
 /**
  * In the transaction that claims a run of a rollout whose project limits
  * the tasks it runs at once (parallel_tasks_per_rollout): whether it may run

@@ -1,6 +1,7 @@
 // Opens MySQL/MariaDB connections for one target: a fresh connection per call,
 // with the call's database as the default schema, always closed afterwards
-// (and all of them by close()). Connection failures become clear
+// (and all of them by close()); a change script's session is opened ahead
+// of its use. Connection failures become clear
 // failed_precondition errors; failures of the platform's own queries too.
 import mysql, { type Connection, type SslOptions } from "mysql2/promise";
 import { queryFailure } from "../connect-failure.ts";
@@ -11,7 +12,7 @@ import { myConnectFailure } from "./my-connect-error.ts";
 export class MyConnector {
   readonly config: ConnectionConfig;
   private readonly timeoutMs: number;
-  private readonly open = new Set<Connection>();
+  private readonly connections = new Set<Connection>();
 
   constructor(config: ConnectionConfig) {
     this.config = config;
@@ -20,24 +21,29 @@ export class MyConnector {
 
   /** `database` "" connects without a default schema. */
   async withConnection<T>(database: string, work: (connection: Connection) => Promise<T>): Promise<T> {
-    const connection = await this.connect(database);
+    return this.use(database, await this.connect(database), work);
+  }
+
+  /** Runs `work` on a connection connect() opened, and ends it; failures of its queries become clear errors. */
+  async use<T>(database: string, connection: Connection, work: (connection: Connection) => Promise<T>): Promise<T> {
     try {
       return await work(connection);
     } catch (error) {
       throw queryFailure(this.config, database, error);
     } finally {
-      this.open.delete(connection);
+      this.connections.delete(connection);
       await connection.end().catch(() => connection.destroy());
     }
   }
 
   async close(): Promise<void> {
-    const connections = [...this.open];
-    this.open.clear();
+    const connections = [...this.connections];
+    this.connections.clear();
     for (const connection of connections) connection.destroy();
   }
 
-  private async connect(database: string): Promise<Connection> {
+  /** A connection with `database` as its default schema, ended by use() or by close(). */
+  async connect(database: string): Promise<Connection> {
     let connection: Connection;
     try {
       connection = await mysql.createConnection({
@@ -57,7 +63,7 @@ export class MyConnector {
     }
     // A server that goes away between queries emits 'error'; the next query reports it.
     connection.on("error", () => undefined);
-    this.open.add(connection);
+    this.connections.add(connection);
     return connection;
   }
 

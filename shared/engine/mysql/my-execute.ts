@@ -11,7 +11,7 @@ import type { Connection } from "mysql2/promise";
 import { splitStatements, type SqlStatement } from "../../sql/split.ts";
 import { runStatements, type StatementResult } from "../script-run.ts";
 import { ScriptStop } from "../script-stop.ts";
-import type { ExecuteOutcome, ExecuteRequest, LostSession, TargetSession } from "../target.ts";
+import type { ExecuteOutcome, ExecuteRequest, LostSession, ScriptSession, ScriptTimeouts, TargetSession } from "../target.ts";
 import type { MyConnector } from "./my-connection.ts";
 import { myStatementKind } from "./my-statement-kind.ts";
 
@@ -19,25 +19,28 @@ import { myStatementKind } from "./my-statement-kind.ts";
 const ER_QUERY_INTERRUPTED = 1317;
 const LOST_SESSION_WAIT_MS = 10_000;
 
-export async function mysqlExecute(connector: MyConnector, request: ExecuteRequest): Promise<ExecuteOutcome> {
+export async function mysqlOpenScriptSession(connector: MyConnector, database: string, timeouts: ScriptTimeouts): Promise<ScriptSession> {
+  const connection = await connector.connect(database);
+  return { execute: (request) => connector.use(database, connection, () => runScript(connector, connection, database, timeouts, request)) };
+}
+
+async function runScript(connector: MyConnector, connection: Connection, database: string, timeouts: ScriptTimeouts, request: ExecuteRequest): Promise<ExecuteOutcome> {
   const statements = splitStatements("MYSQL", request.script);
-  return connector.withConnection(request.database, async (connection) => {
-    if (request.lockTimeoutMs > 0) {
-      const seconds = Math.max(1, Math.ceil(request.lockTimeoutMs / 1000));
-      await connection.query("SET SESSION innodb_lock_wait_timeout = ?, SESSION lock_wait_timeout = ?", [seconds, seconds]);
-    }
-    const [rows] = await connection.query("select connection_id() as id");
-    const threadId = Number((rows as { id: number }[])[0]!.id);
-    const killQuery = () => connector.withConnection(request.database, async (other) => void (await other.query(`KILL QUERY ${threadId}`)));
-    const stop = new ScriptStop(request.signal, false, killQuery);
-    try {
-      await request.onSession({ threadId }, false);
-      const loop = await runStatements(request, statements, stop, (statement) => runWithTimeout(connection, statement, stop, request.statementTimeoutMs, killQuery));
-      return { ...loop, transactional: false, statementCount: statements.length };
-    } finally {
-      stop.dispose();
-    }
-  });
+  if (timeouts.lockTimeoutMs > 0) {
+    const seconds = Math.max(1, Math.ceil(timeouts.lockTimeoutMs / 1000));
+    await connection.query("SET SESSION innodb_lock_wait_timeout = ?, SESSION lock_wait_timeout = ?", [seconds, seconds]);
+  }
+  const [rows] = await connection.query("select connection_id() as id");
+  const threadId = Number((rows as { id: number }[])[0]!.id);
+  const killQuery = () => connector.withConnection(database, async (other) => void (await other.query(`KILL QUERY ${threadId}`)));
+  const stop = new ScriptStop(request.signal, false, killQuery);
+  try {
+    await request.onSession({ threadId }, false);
+    const loop = await runStatements(request, statements, stop, (statement) => runWithTimeout(connection, statement, stop, timeouts.statementTimeoutMs, killQuery));
+    return { ...loop, transactional: false, statementCount: statements.length };
+  } finally {
+    stop.dispose();
+  }
 }
 
 /** Kills the connection if it still runs (the same user's thread), and waits until it is gone. */

@@ -1,12 +1,12 @@
 // The MySQL/MariaDB target: the Target interface over per-call connections.
 import type { DatabaseMetadata } from "../metadata.ts";
 import { compareText } from "../ordering.ts";
-import { type ConnectionConfig, DEFAULT_EXPLAIN_TIMEOUT_MS, type DryRunOptions, type DryRunProblem, type ExecuteOutcome, type ExecuteRequest, type LostSession, type RowEstimate, type Target, type TargetSession } from "../target.ts";
+import { type ConnectionConfig, DEFAULT_EXPLAIN_TIMEOUT_MS, type DryRunOptions, type DryRunProblem, type LostSession, type RowEstimate, type ScriptSession, type ScriptTimeouts, type Target, type TargetSession } from "../target.ts";
 import { readMysqlMetadata } from "./my-catalog.ts";
 import { MyConnector } from "./my-connection.ts";
 import { mysqlSchemaDdl } from "./my-ddl.ts";
 import { mysqlDryRun } from "./my-dry-run.ts";
-import { mysqlEndLostSession, mysqlExecute } from "./my-execute.ts";
+import { mysqlEndLostSession, mysqlOpenScriptSession } from "./my-execute.ts";
 import { mysqlExplainRows } from "./my-explain.ts";
 import { serverVersion } from "./my-flavor.ts";
 
@@ -48,8 +48,8 @@ export class MysqlTarget implements Target {
     return this.connector.withConnection(database, (connection) => mysqlDryRun(connection, database, script, options.timeoutMs, options.preamble));
   }
 
-  execute(request: ExecuteRequest): Promise<ExecuteOutcome> {
-    return mysqlExecute(this.connector, request);
+  openScriptSession(database: string, timeouts: ScriptTimeouts): Promise<ScriptSession> {
+    return mysqlOpenScriptSession(this.connector, database, timeouts);
   }
 
   endLostSession(session: TargetSession): Promise<LostSession> {

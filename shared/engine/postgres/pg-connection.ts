@@ -1,6 +1,7 @@
 // Opens PostgreSQL connections for one target: a fresh client per call,
 // connected to the database the call is about, always closed afterwards (and
-// all of them by close()). Connection failures become clear failed_precondition
+// all of them by close()); a change script's session is opened ahead of its
+// use. Connection failures become clear failed_precondition
 // errors; failures of the platform's own queries too.
 import pg from "pg";
 import type { ConnectionOptions } from "node:tls";
@@ -14,7 +15,7 @@ const APPLICATION_NAME = "change-audit";
 export class PgConnector {
   readonly config: ConnectionConfig;
   private readonly timeoutMs: number;
-  private readonly open = new Set<pg.Client>();
+  private readonly clients = new Set<pg.Client>();
 
   constructor(config: ConnectionConfig) {
     this.config = config;
@@ -26,26 +27,28 @@ export class PgConnector {
     return this.config.database || "postgres";
   }
 
-  /** `settings`: session settings given at connection start (numbers, so no quoting), e.g. a run's timeouts. */
-  async withClient<T>(database: string, work: (client: pg.Client) => Promise<T>, settings: Record<string, number> = {}): Promise<T> {
-    const client = await this.connect(database, settings);
+  async withClient<T>(database: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+    return this.use(database, await this.connect(database), work);
+  }
+
+  /** Runs `work` on a client connect() opened, and ends it; failures of its queries become clear errors. */
+  async use<T>(database: string, client: pg.Client, work: (client: pg.Client) => Promise<T>): Promise<T> {
     try {
       return await work(client);
     } catch (error) {
       throw queryFailure(this.config, database, error);
     } finally {
-      this.open.delete(client);
+      this.clients.delete(client);
       await client.end().catch(() => undefined);
     }
   }
 
-  async close(): Promise<void> {
-    const clients = [...this.open];
-    this.open.clear();
-    await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
-  }
-
-  private async connect(database: string, settings: Record<string, number>): Promise<pg.Client> {
+  /**
+   * A client of the database, ended by use() or by close(); `settings`:
+   * session settings given at connection start (numbers, so no quoting),
+   * e.g. a run's timeouts.
+   */
+  async connect(database: string, settings: Record<string, number> = {}): Promise<pg.Client> {
     const options = Object.entries(settings).map(([name, value]) => `-c ${name}=${Math.trunc(value)}`);
     const client = new pg.Client({
       ...(options.length ? { options: options.join(" ") } : {}),
@@ -66,8 +69,14 @@ export class PgConnector {
     } catch (error) {
       throw pgConnectFailure(this.config, error, this.timeoutMs);
     }
-    this.open.add(client);
+    this.clients.add(client);
     return client;
+  }
+
+  async close(): Promise<void> {
+    const clients = [...this.clients];
+    this.clients.clear();
+    await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
   }
 
   private ssl(): false | ConnectionOptions {

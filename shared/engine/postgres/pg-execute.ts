@@ -16,7 +16,7 @@ import pg from "pg";
 import { splitStatements } from "../../sql/split.ts";
 import { runStatements, type LoopOutcome, type StatementResult } from "../script-run.ts";
 import { ScriptStop } from "../script-stop.ts";
-import type { ExecuteOutcome, ExecuteRequest, LostSession, TargetSession } from "../target.ts";
+import type { ExecuteOutcome, ExecuteRequest, LostSession, ScriptSession, ScriptTimeouts, TargetSession } from "../target.ts";
 import type { PgConnector } from "./pg-connection.ts";
 import { pgExecutionKind, type PgExecutionKind } from "./pg-statement-kind.ts";
 
@@ -26,29 +26,31 @@ const QUERY_CANCELED = "57014";
 const COUNTED_COMMANDS = new Set(["INSERT", "UPDATE", "DELETE", "MERGE", "COPY"]);
 const LOST_SESSION_WAIT_MS = 10_000;
 
-export async function pgExecute(connector: PgConnector, request: ExecuteRequest): Promise<ExecuteOutcome> {
+/** A session for a change script: its connection carries the timeouts from its start (a SET in the script overrides them). */
+export async function pgOpenScriptSession(connector: PgConnector, database: string, timeouts: ScriptTimeouts): Promise<ScriptSession> {
+  const client = await connector.connect(database, { lock_timeout: timeouts.lockTimeoutMs, statement_timeout: timeouts.statementTimeoutMs });
+  return { execute: (request) => connector.use(database, client, () => runScript(connector, client, database, request)) };
+}
+
+async function runScript(connector: PgConnector, client: pg.Client, database: string, request: ExecuteRequest): Promise<ExecuteOutcome> {
   const statements = splitStatements("POSTGRES", request.script);
-  // The timeouts are the session's from its start (a SET in the script overrides them).
-  const timeouts = { lock_timeout: request.lockTimeoutMs, statement_timeout: request.statementTimeoutMs };
-  return connector.withClient(request.database, async (client) => {
-    const serverVersion = once(async () => Number((await client.query("show server_version_num")).rows[0].server_version_num));
-    const kinds = await Promise.all(statements.map((s, i) => (i < request.firstStatement ? undefined : pgExecutionKind(s.text, serverVersion))));
-    const transactional = !kinds.some((k) => k?.kind === "outside-transaction");
-    const session = await openSession(client, transactional);
-    const stop = new ScriptStop(request.signal, transactional, () => cancelBackend(connector, request.database, session.pid));
-    try {
-      await request.onSession(session, transactional);
-      const run = async (statement: { text: string }, index: number) => (skipped(kinds[index], transactional) ? ran(0) : runStatement(client, statement.text, stop));
-      const loop = await runStatements(request, statements, stop, run);
-      const outcome = transactional ? await endTransaction(client, loop, request.firstStatement, stop) : loop;
-      return { ...outcome, transactional, statementCount: statements.length };
-    } catch (error) {
-      if (transactional) await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      stop.dispose();
-    }
-  }, timeouts);
+  const serverVersion = once(async () => Number((await client.query("show server_version_num")).rows[0].server_version_num));
+  const kinds = await Promise.all(statements.map((s, i) => (i < request.firstStatement ? undefined : pgExecutionKind(s.text, serverVersion))));
+  const transactional = !kinds.some((k) => k?.kind === "outside-transaction");
+  const session = await openSession(client, transactional);
+  const stop = new ScriptStop(request.signal, transactional, () => cancelBackend(connector, database, session.pid));
+  try {
+    await request.onSession(session, transactional);
+    const run = async (statement: { text: string }, index: number) => (skipped(kinds[index], transactional) ? ran(0) : runStatement(client, statement.text, stop));
+    const loop = await runStatements(request, statements, stop, run);
+    const outcome = transactional ? await endTransaction(client, loop, request.firstStatement, stop) : loop;
+    return { ...outcome, transactional, statementCount: statements.length };
+  } catch (error) {
+    if (transactional) await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    stop.dispose();
+  }
 }
 
 /**

@@ -1,12 +1,12 @@
 // The PostgreSQL target: the Target interface over per-call connections.
-import { type ConnectionConfig, DEFAULT_EXPLAIN_TIMEOUT_MS, type DryRunOptions, type DryRunProblem, type ExecuteOutcome, type ExecuteRequest, type LostSession, type RowEstimate, type Target, type TargetSession } from "../target.ts";
+import { type ConnectionConfig, DEFAULT_EXPLAIN_TIMEOUT_MS, type DryRunOptions, type DryRunProblem, type LostSession, type RowEstimate, type ScriptSession, type ScriptTimeouts, type Target, type TargetSession } from "../target.ts";
 import type { DatabaseMetadata } from "../metadata.ts";
 import { compareText } from "../ordering.ts";
 import { readCatalog } from "./pg-catalog.ts";
 import { PgConnector } from "./pg-connection.ts";
 import { renderDdl } from "./pg-ddl.ts";
 import { pgDryRun } from "./pg-dry-run.ts";
-import { pgEndLostSession, pgExecute } from "./pg-execute.ts";
+import { pgEndLostSession, pgOpenScriptSession } from "./pg-execute.ts";
 import { pgExplainRows } from "./pg-explain.ts";
 import { toMetadata } from "./pg-metadata.ts";
 
@@ -49,8 +49,8 @@ export class PostgresTarget implements Target {
     return this.connector.withClient(database, (client) => pgDryRun(client, script, options.timeoutMs, options.preamble));
   }
 
-  execute(request: ExecuteRequest): Promise<ExecuteOutcome> {
-    return pgExecute(this.connector, request);
+  openScriptSession(database: string, timeouts: ScriptTimeouts): Promise<ScriptSession> {
+    return pgOpenScriptSession(this.connector, database, timeouts);
   }
 
   endLostSession(session: TargetSession): Promise<LostSession> {
