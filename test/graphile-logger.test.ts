@@ -1,37 +1,58 @@
-// graphile-worker's log lines on the service's logger: its line per job that
-// succeeded is debug, the rest keep their level.
+// graphile-worker's log lines on the service's logger, as a real runner
+// writes them: its line per job that succeeded is debug, a failed job's line
+// stays an error.
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
-import { describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
+import { run, type Runner } from "graphile-worker";
 import { createLogger } from "../shared/platform/logger.ts";
 import { createGraphileLogger } from "../worker/graphile-logger.ts";
-
-function capturedLines(): { lines: Record<string, unknown>[]; stream: Writable } {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()));
-      done();
-    },
-  });
-  return { lines, stream };
-}
+import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
 
 describe("graphile-worker log lines", () => {
-  it("writes a job's success as debug and keeps the level of other lines", async () => {
-    const { lines, stream } = capturedLines();
-    const graphile = createGraphileLogger(createLogger({ json: true, debug: true, destination: stream }));
-    graphile.scope({ jobId: "7", taskIdentifier: "taskRun.execute", workerId: "w" }).info("Completed task 7 (taskRun.execute, 3.00ms) with success");
-    graphile.scope({ jobId: "8", taskIdentifier: "taskRun.execute", workerId: "w" }).error("Failed task 8", { error: new Error("boom") });
-    graphile.scope({ workerId: "w" }).info("Worker connected and looking for jobs...");
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(
-      lines.map((line) => [line.level, line.job, line.msg]),
-      [
-        ["DEBUG", "7", "Completed task 7 (taskRun.execute, 3.00ms) with success"],
-        ["ERROR", "8", "Failed task 8"],
-        ["INFO", undefined, "Worker connected and looking for jobs..."],
-      ],
-    );
+  let database: TestDatabase;
+  let runner: Runner;
+  const lines: Record<string, unknown>[] = [];
+  const handled = new Set<string>();
+
+  before(async () => {
+    database = await createTestDatabase({ empty: true });
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()));
+        done();
+      },
+    });
+    const logger = createLogger({ json: true, debug: true, destination: stream });
+    runner = await run({
+      connectionString: database.url,
+      concurrency: 1,
+      noHandleSignals: true,
+      crontab: "",
+      logger: createGraphileLogger(logger),
+      taskList: {
+        succeeds: async () => void handled.add("succeeds"),
+        fails: async () => {
+          handled.add("fails");
+          throw new Error("boom");
+        },
+      },
+    });
+  });
+  after(async () => {
+    await runner.stop();
+    await database.drop();
+  });
+
+  it("writes a job's success as debug and its failure as an error, each with the job", async () => {
+    const succeeded = await runner.addJob("succeeds", {});
+    const failed = await runner.addJob("fails", {}, { maxAttempts: 1 });
+    const lineOf = (prefix: string) => lines.find((line) => String(line.msg).startsWith(prefix));
+    const deadline = Date.now() + 10_000;
+    while (!(lineOf("Completed task") && lineOf("Failed task")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual([...handled].sort(), ["fails", "succeeds"]);
+    assert.deepEqual([lineOf("Completed task")?.level, lineOf("Completed task")?.job], ["DEBUG", succeeded.id]);
+    assert.deepEqual([lineOf("Failed task")?.level, lineOf("Failed task")?.job], ["ERROR", failed.id]);
+    assert.equal(lineOf("Worker connected")?.level, "INFO");
   });
 });
