@@ -9,7 +9,6 @@ import type { SecretBox } from "../shared/secrets/secret-box.ts";
 import type { SettingReader } from "../shared/settings/setting-cache.ts";
 import type { CancelWatch } from "../shared/task-run/cancel-watch.ts";
 import type { LockConnections } from "../shared/task-run/run-locks.store.ts";
-import type { RunSettlements } from "../shared/task-run/run-settlements.ts";
 import { cleanupJobs } from "./tasks/cleanup-jobs.ts";
 import { cleanupSignInState } from "./tasks/cleanup-sign-in-state.ts";
 import { planCheckTask } from "./tasks/plan-check.ts";
@@ -25,12 +24,11 @@ export interface TaskDeps {
   logger: Logger;
 }
 
-/** What the worker process adds: the metadata store's URL (connections of their own), its task-run cancel watch, lock connections, settlements, rollout follow-ups and settings cache. */
+/** What the worker process adds: the metadata store's URL (connections of their own), its task-run cancel watch, lock connections, rollout follow-ups and settings cache. */
 export interface WorkerServices {
   url: string;
   cancels: CancelWatch;
   lockConnections: LockConnections;
-  settlements: RunSettlements;
   followUps: RolloutFollowUps;
   settings: SettingReader;
 }

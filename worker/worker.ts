@@ -1,9 +1,9 @@
 // The job runner: graphile-worker on its own pg pool (so that jobs finishing
 // during shutdown are recorded), the explicit task list, and the leader runners;
 // and what the task runs need per process: the cancel watch, the lock
-// connections, their settlements, the follow-ups of their rollouts, the
-// settings cache, and the presence lock of the job pool (so that the jobs of
-// a dead worker get unlocked, §12.6).
+// connections, the follow-ups of their rollouts, the settings cache, and the
+// presence lock of the job pool (so that the jobs of a dead worker get
+// unlocked, §12.6).
 import { EventEmitter } from "node:events";
 import { run, type Runner, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
@@ -13,7 +13,6 @@ import { RolloutFollowUps } from "../shared/rollout/follow-ups.ts";
 import { createSettingCache } from "../shared/settings/setting-cache.ts";
 import { createCancelWatch } from "../shared/task-run/cancel-watch.ts";
 import { LockConnections } from "../shared/task-run/run-locks.store.ts";
-import { RunSettlements } from "../shared/task-run/run-settlements.ts";
 import { createGraphileLogger } from "./graphile-logger.ts";
 import { startLeaderRunners } from "./leader-runners.ts";
 import { createTaskList, type TaskDeps } from "./task-list.ts";
@@ -52,7 +51,6 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   events.on("pool:create", ({ workerPool }) => presence.hold(workerPool.id));
   const cancels = createCancelWatch(deps.url, deps.db, logger);
   const lockConnections = new LockConnections(deps.url);
-  const settlements = new RunSettlements(logger);
   const followUps = new RolloutFollowUps(deps.db, logger);
   const settings = createSettingCache(deps.url, deps.db, logger);
   let runner: Runner;
@@ -62,7 +60,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
       concurrency,
       noHandleSignals: true,
       crontab: "", // periodic work is scheduled by the leader runners
-      taskList: createTaskList({ ...deps, cancels, lockConnections, settlements, followUps, settings }),
+      taskList: createTaskList({ ...deps, cancels, lockConnections, followUps, settings }),
       logger: createGraphileLogger(logger),
       events,
       // Completions of jobs ending together are written in one statement, and
@@ -80,7 +78,6 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     async stop() {
       await leadership.stop();
       await runner.stop();
-      await settlements.close();
       await followUps.close();
       await cancels.close();
       await settings.close();

@@ -1,17 +1,14 @@
 // Executing one task run: the taskRun.execute job (contract §12.4–§12.6).
 // The run's lock is taken on a connection of its own and held until the run
 // is settled; a job that does not get it, or finds the run no longer PENDING,
-// does nothing (a run never executes twice). Then the claim
-// (claim-task-run.ts), while the target's session opens (run-session.ts);
-// the release gate of a release-sourced run (§13.2: already applied → DONE,
-// applied with another checksum → FAILED, before touching the target); the
+// does nothing (a run never executes twice). Then the claim (claim-task-run.ts),
+// while the target's session opens (run-session.ts), the release gate of a release-sourced run (§13.2: already applied → DONE,
+// applied with another checksum → FAILED, before touching the target), the
 // script on the target through the instance's ADMIN data source with the
-// project's timeouts, and its statement log. The settlement then goes on
-// beside the jobs (run-settlements.ts): the job ends when the script's
-// session has closed. A cancel request reaches the target through the
-// process's cancel watch. If the lock connection is lost the worker stops
-// the script (the reconciler may take the run over). A worker shutting down
-// lets its running scripts go on and waits for their settlements; one still
+// project's timeouts, the statement log, and the settlement. A cancel request
+// reaches the target through the process's cancel watch. If the lock
+// connection is lost the worker stops the script (the reconciler may take the
+// run over). A worker shutting down lets its running scripts go on; one still
 // running when the process exits is settled by the reconciler.
 import type { Db } from "../platform/db.ts";
 import type { Logger } from "../platform/logger.ts";
@@ -30,7 +27,6 @@ import { claimTaskRun } from "./claim-task-run.ts";
 import { doneDetail, failedDetail, stoppedDetail, type ScriptEnd } from "./run-detail.ts";
 import { RunLocks, type ExecutableRun, type LockConnections } from "./run-locks.store.ts";
 import { RunSession } from "./run-session.ts";
-import type { RunSettlements } from "./run-settlements.ts";
 import { countSettled, settleRun } from "./settle-run.ts";
 import { recordRunSession } from "./task-run-execution.store.ts";
 import { TaskRunLogWriter } from "./task-run-log-writer.ts";
@@ -49,8 +45,6 @@ export interface ExecutionDeps {
   followUps: RolloutFollowUps;
   /** The process's settings (the start gate's emergency pause and maintenance window). */
   settings: SettingReader;
-  /** The process's settlements of runs whose script ended. */
-  settlements: RunSettlements;
 }
 
 const SETTLE_ATTEMPTS = 5;
@@ -61,11 +55,6 @@ export async function executeTaskRun(deps: ExecutionDeps, runId: number): Promis
   const stop = new AbortController();
   const locks = await RunLocks.open(deps.lockConnections, (error) => lost.abort(error));
   const unwatch = deps.cancels.watch(runId, (reason) => stop.abort(isSuspension(reason) ? "suspend" : "cancel"));
-  const release = async () => {
-    unwatch();
-    await locks.close();
-  };
-  let ended: { run: ExecutableRun; end: RunEnd } | undefined;
   try {
     const locked = await locks.tryLockPendingRun(runId);
     if (!locked) return;
@@ -75,40 +64,24 @@ export async function executeTaskRun(deps: ExecutionDeps, runId: number): Promis
       if (claim.kind === "started") deps.followUps.afterStart({ projectId: locked.run.projectId, id: locked.run.rolloutId });
       if (claim.kind === "waiting") deps.logger.debug({ runId, reason: claim.reason }, "task run waits");
       if (claim.kind !== "started") return;
-      const end = await runClaimed(deps, locked.run, session, AbortSignal.any([stop.signal, lost.signal])); // a lost lock stops the script like a cancel
-      ended = { run: locked.run, end };
+      await runClaimed(deps, locks, locked.run, session, AbortSignal.any([stop.signal, lost.signal])); // a lost lock stops the script like a cancel
     } finally {
       await session.close();
     }
   } finally {
-    if (!ended) await release();
+    unwatch();
+    await locks.close();
   }
-  const { run, end } = ended;
-  await deps.settlements.add(run.id, async () => {
-    try {
-      await settle(deps, locks, run, end);
-    } finally {
-      await release();
-    }
-  });
-}
-
-/** How a started run ended, for its settlement: `applied`: its script ran (not a release file found already applied or refused). */
-interface RunEnd {
-  outcome: RunOutcome;
-  applied: boolean;
-  /** The log entries not yet written. */
-  logRest: readonly StatementLog[];
 }
 
 /** `stop` aborts when the run is asked to stop or its locks are lost. */
-async function runClaimed(deps: ExecutionDeps, run: ExecutableRun, session: RunSession, stop: AbortSignal): Promise<RunEnd> {
+async function runClaimed(deps: ExecutionDeps, locks: RunLocks, run: ExecutableRun, session: RunSession, stop: AbortSignal): Promise<void> {
   const decision: ReleaseGateDecision = run.releaseFile ? await releaseGate(deps.db, { ...run, releaseFile: run.releaseFile }) : { kind: "apply" };
-  if (decision.kind === "skip") return { outcome: { state: "DONE", detail: decision.reason, skipTask: decision.reason }, applied: false, logRest: [] };
-  if (decision.kind === "refuse") return { outcome: { state: "FAILED", detail: `not run: ${decision.message}`, error: decision.message }, applied: false, logRest: [] };
+  if (decision.kind === "skip") return settle(deps, locks, run, { state: "DONE", detail: decision.reason, skipTask: decision.reason }, false);
+  if (decision.kind === "refuse") return settle(deps, locks, run, { state: "FAILED", detail: `not run: ${decision.message}`, error: decision.message }, false);
   const log = new TaskRunLogWriter(deps.db, run.id);
   const outcome = await executeOnTarget(deps, run, session, log, stop);
-  return { outcome, applied: true, logRest: log.takeRest() };
+  await settle(deps, locks, run, outcome, true, log.takeRest());
 }
 
 /**
@@ -116,7 +89,7 @@ async function runClaimed(deps: ExecutionDeps, run: ExecutableRun, session: RunS
  * log. The target's lock is let go first, so that the runs the settlement
  * dispatches find it free.
  */
-async function settle(deps: ExecutionDeps, locks: RunLocks, run: ExecutableRun, { outcome, applied, logRest }: RunEnd): Promise<void> {
+async function settle(deps: ExecutionDeps, locks: RunLocks, run: ExecutableRun, outcome: RunOutcome, applied: boolean, logRest: readonly StatementLog[] = []): Promise<void> {
   await locks.unlockTarget(run.instanceId, run.databaseName).catch(() => undefined); // a lost connection released it already
   for (let attempt = 1; ; attempt++) {
     try {
