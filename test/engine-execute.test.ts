@@ -30,7 +30,7 @@ async function execute(
   target: Target,
   database: string,
   script: string,
-  options: Partial<Pick<ExecuteRequest, "firstStatement"> & ScriptTimeouts> & { stop?: { during: number; mode?: StopMode } } = {},
+  options: Partial<Pick<ExecuteRequest, "firstStatement"> & ScriptTimeouts> & { stop?: { during: number; mode?: StopMode }; record?: (log: readonly StatementLog[]) => Promise<void> } = {},
 ): Promise<Run> {
   const log: StatementLog[] = [];
   const sessions: Run["sessions"] = [];
@@ -45,6 +45,7 @@ async function execute(
     onSession: async (session, transactional) => {
       sessions.push({ session, transactional });
       if (options.stop?.during === 0) stopSoon();
+      await options.record?.(log);
     },
     onStatement: async (entry) => {
       log.push(entry);
@@ -99,6 +100,48 @@ describe("executing on PostgreSQL", () => {
     assert.equal(run.outcome.transactional, true);
     assert.equal(run.outcome.state, "failed");
     assert.equal(await tableExists("t4"), false, "the script's COMMIT did not commit the run's transaction");
+  });
+
+  it("runs a transactional script while its session is recorded, and commits only once the record is done", async () => {
+    let ranMeanwhile = -1;
+    let visibleMeanwhile: boolean | undefined;
+    const run = await execute(target, db.name, "create table t20 (id int);\ninsert into t20 values (1);", {
+      record: async (log) => {
+        const deadline = Date.now() + 5_000;
+        while (log.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+        ranMeanwhile = log.length;
+        visibleMeanwhile = await tableExists("t20");
+      },
+    });
+    assert.equal(run.outcome.state, "done");
+    assert.equal(ranMeanwhile, 2, "the statements ran while the session was being recorded");
+    assert.equal(visibleMeanwhile, false, "nothing was committed before the record was done");
+    assert.equal(await tableExists("t20"), true);
+  });
+
+  it("rolls a transactional script back when its session cannot be recorded", async () => {
+    const failing = execute(target, db.name, "create table t21 (id int);", {
+      record: async (log) => {
+        const deadline = Date.now() + 5_000;
+        while (log.length < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+        throw new Error(`the metadata store is gone (${log.length} statement(s) ran meanwhile)`);
+      },
+    });
+    await assert.rejects(failing, /the metadata store is gone \(1 statement\(s\) ran meanwhile\)/);
+    assert.equal(await tableExists("t21"), false);
+  });
+
+  it("starts a statement-by-statement script only once its session is recorded", async () => {
+    let ranMeanwhile = -1;
+    const run = await execute(target, db.name, "create table t22 (id int);\ncreate index concurrently t22_id on t22 (id);", {
+      record: async (log) => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        ranMeanwhile = log.length;
+      },
+    });
+    assert.equal(run.outcome.transactional, false);
+    assert.equal(run.outcome.state, "done");
+    assert.equal(ranMeanwhile, 0);
   });
 
   it("runs a script with CREATE INDEX CONCURRENTLY statement by statement, each applied on its own", async () => {

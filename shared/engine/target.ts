@@ -95,7 +95,14 @@ export interface ExecuteRequest {
   script: string;
   /** Index of the first statement to run (a continuation skips what an earlier run applied). */
   firstStatement: number;
-  /** Called once the session is open, before any statement runs; the script waits for it (the run records its session). */
+  /**
+   * Called once the session is open, before any statement runs (the run
+   * records its session). Nothing of the script is applied before it has
+   * returned: a statement-by-statement script waits for it before its first
+   * statement; a transactional one runs its statements meanwhile and waits
+   * before its COMMIT. If it fails, the script stops (a transaction is
+   * rolled back) and execute throws its error.
+   */
   onSession(session: TargetSession, transactional: boolean): Promise<void>;
   /** Called after each statement, in order, before the next one starts. */
   onStatement(entry: StatementLog): Promise<void>;

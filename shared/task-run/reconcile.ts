@@ -90,8 +90,8 @@ async function settleIfLost(deps: ReconcileDeps, runId: number): Promise<void> {
 
 async function lostRunOutcome(deps: ReconcileDeps, db: CommonQueryMethods, run: LostRun): Promise<RunOutcome> {
   const failed = (detail: string, nextStatement?: number): RunOutcome => ({ state: "FAILED", detail: `${WORKER_LOST}; ${detail}`, error: WORKER_LOST, nextStatement });
-  // The session is recorded before the script's first statement runs.
-  if (!run.session) return failed("it had not started the script: nothing was applied", run.firstStatement);
+  // The session is on record before anything of the script can be applied (a transactional script's COMMIT waits for it).
+  if (!run.session) return failed("its session on the target was not on record yet: nothing was applied", run.firstStatement);
   let fate: LostSession | undefined;
   let problem = "";
   try {

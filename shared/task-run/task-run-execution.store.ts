@@ -82,11 +82,17 @@ export async function takeRolloutSlot(tx: CommonQueryMethods, runId: number): Pr
     from task_run r join project p on p.id = r.project_id where r.id = ${runId}`);
 }
 
-/** Records the session a RUNNING run executes in, before any statement runs (for cancellation and §12.6). */
+/**
+ * Records the session a RUNNING run executes in, before anything of its
+ * script can be applied (§12.6); refuses a run no longer RUNNING (settled by
+ * the reconciler once its worker lost the run's lock): its script must not
+ * go on.
+ */
 export async function recordRunSession(db: CommonQueryMethods, runId: number, target: TargetSession, transactional: boolean): Promise<void> {
-  await db.query(preparedCommand("task_run_execution.record_session")`
+  const result = await db.query(preparedCommand("task_run_execution.record_session")`
     update task_run set backend = ${sql.jsonb(target)}, transactional = ${transactional}, update_time = now()
     where id = ${runId} and state = 'RUNNING'`);
+  if (result.rowCount === 0) throw new Error(`task run ${runId} is no longer RUNNING: its script does not go on`);
 }
 
 /** Adds a note to a run's detail (e.g. a revision kept instead of recorded). */

@@ -39,10 +39,14 @@ async function runScript(connector: PgConnector, client: pg.Client, database: st
   const transactional = !kinds.some((k) => k?.kind === "outside-transaction");
   const session = await openSession(client, transactional);
   const stop = new ScriptStop(request.signal, transactional, () => cancelBackend(connector, database, session.pid));
+  // A transactional script runs while its session is recorded: nothing of it is applied before the COMMIT, which waits for the record.
+  const recorded = request.onSession(session, transactional);
+  recorded.catch(() => undefined); // awaited below, before anything can be applied
   try {
-    await request.onSession(session, transactional);
+    if (!transactional) await recorded;
     const run = async (statement: { text: string }, index: number) => (skipped(kinds[index], transactional) ? ran(0) : runStatement(client, statement.text, stop));
     const loop = await runStatements(request, statements, stop, run);
+    await recorded;
     const outcome = transactional ? await endTransaction(client, loop, request.firstStatement, stop) : loop;
     return { ...outcome, transactional, statementCount: statements.length };
   } catch (error) {
