@@ -19,6 +19,7 @@ import { createMetrics, type Metrics } from "../shared/platform/metrics.ts";
 import { createRollout } from "../shared/rollout/create-rollout.ts";
 import { rolloutName } from "../shared/rollout/rollout-names.ts";
 import { requestCancel, SUSPENSION_PREFIX } from "../shared/task-run/cancel.ts";
+import { recordRunSession } from "../shared/task-run/task-run-execution.store.ts";
 import { startWorker, type Worker } from "../worker/worker.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { connectMysql, createInstanceOk, createPgTarget, eventually, MYSQL, mysqlAdminSource, pgAdminSource, testSecrets, uniqueName } from "./helpers/instances.ts";
@@ -307,6 +308,14 @@ describe("task run execution", async () => {
     } finally {
       await target.drop();
     }
+  });
+
+  it("refuses to record the session of a run that is not RUNNING: its script must not go on", async () => {
+    const plan = await ok("POST", "/v1/projects/exec/plans", { title: "unrecorded", specs: [{ changeDatabaseConfig: { targets: [pg.stranded.resource], statement: "select 1" } }] });
+    const created = await rolloutWithoutJobs(String(plan.name).split("/").at(-1)!);
+    const task = (await ok("GET", `/v1/${rolloutName(created)}`)).tasks[0];
+    const runId = Number(String((await latestRun(task)).name).split("/").at(-1));
+    await assert.rejects(recordRunSession(app.db, runId, { pid: 1, xid: "1" }, true), /is no longer RUNNING/);
   });
 
   it("counts the runs that ended in svc_task_run_total", async () => {
