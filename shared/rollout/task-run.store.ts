@@ -3,7 +3,7 @@
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import type { RolloutRef } from "./rollout-names.ts";
-import { releaseFileColumn, taskStateAssignments, type TaskChanges, type TaskState } from "./task.store.ts";
+import { taskStateAssignments, type TaskChanges, type TaskState } from "./task.store.ts";
 import { gateFactColumns, gateFactsSource, type GateFacts } from "../task-run/start-gate.store.ts";
 import type { StatementLog } from "../engine/target.ts";
 import { logEntriesInsert } from "../task-run/task-run-log.store.ts";
