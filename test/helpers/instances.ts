@@ -22,34 +22,22 @@ export function testSecrets(): SecretBox {
   return createSecretBox(parseSecretKey(process.env.SVC_SECRET_KEY ?? "", "SVC_SECRET_KEY"));
 }
 
-/** An ADMIN data source on the tests' PostgreSQL server. */
-/** The engine connection of the tests' PostgreSQL server itself (no database named, no TLS). */
-export function pgServerConnection(): ConnectionConfig {
+/** Where the tests' PostgreSQL server is, and its account. */
+function adminServer(): { host: string; port: number; username: string; password: string } {
   const url = new URL(adminUrl());
-  return {
-    engine: "POSTGRES",
-    host: url.hostname,
-    port: Number(url.port || 5432),
-    username: decodeURIComponent(url.username || "postgres"),
-    password: decodeURIComponent(url.password),
-    database: "",
-    sslMode: "DISABLE",
-    sslCa: "",
-    extraOptions: {},
-  };
+  return { host: url.hostname, port: Number(url.port || 5432), username: decodeURIComponent(url.username || "postgres"), password: decodeURIComponent(url.password) };
 }
 
+/** The engine connection of the tests' PostgreSQL server itself (no database named, no TLS). */
+export function pgServerConnection(): ConnectionConfig {
+  return { engine: "POSTGRES", ...adminServer(), database: "", sslMode: "DISABLE", sslCa: "", extraOptions: {} };
+}
+
+/** An ADMIN data source on the tests' PostgreSQL server. */
 export function pgAdminSource(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const url = new URL(adminUrl());
-  return {
-    type: "ADMIN",
-    host: url.hostname,
-    port: Number(url.port || 5432),
-    username: decodeURIComponent(url.username || "postgres"),
-    // Sent whatever the server's authentication, so that its sealing shows.
-    password: decodeURIComponent(url.password) || "pg-secret-password",
-    ...overrides,
-  };
+  const server = adminServer();
+  // Sent whatever the server's authentication, so that its sealing shows.
+  return { type: "ADMIN", ...server, password: server.password || "pg-secret-password", ...overrides };
 }
 
 export function mysqlAdminSource(): Record<string, unknown> {
