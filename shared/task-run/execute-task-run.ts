@@ -1,9 +1,10 @@
 // Executing one task run: the taskRun.execute job (contract §12.4–§12.6).
 // The run's lock is taken on a connection of its own and held until the run
 // is settled; a job that does not get it, or finds the run no longer PENDING,
-// does nothing (a run never executes twice). Then the claim (claim-task-run.ts),
-// while the target's session opens (run-session.ts), the release gate of a release-sourced run (§13.2: already applied → DONE,
-// applied with another checksum → FAILED, before touching the target), the
+// does nothing (a run never executes twice). Then the claim
+// (claim-task-run.ts), while the target's session opens (run-session.ts);
+// the release gate of a release-sourced run (§13.2: already applied → DONE,
+// applied with another checksum → FAILED, before touching the target); the
 // script on the target through the instance's ADMIN data source with the
 // project's timeouts, the statement log, and the settlement. A cancel request
 // reaches the target through the process's cancel watch. If the lock
