@@ -1,11 +1,11 @@
 // The job runner: graphile-worker on its own pg pool (so that jobs finishing
-// during shutdown are recorded), the explicit task list, and the leader runners;
-// and what the task runs need per process: the cancel watch, the lock
-// connections, the follow-ups of their rollouts, the settings cache, and the
-// presence lock of the job pool (so that the jobs of a dead worker get
-// unlocked, §12.6).
+// during shutdown are recorded), restarted when it stops by itself, with the
+// explicit task list; the leader runners; and what the task runs need per
+// process: the cancel watch, the lock connections, the follow-ups of their
+// rollouts, the settings cache, and the presence locks of the job pools (so
+// that the jobs of a dead worker or a stopped pool get unlocked, §12.6).
 import { EventEmitter } from "node:events";
-import { run, type Runner, type WorkerEvents } from "graphile-worker";
+import { run, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
 import { PoolPresence } from "../shared/jobs/pool-presence.store.ts";
 import { startLeaderElection, type Leadership } from "../shared/platform/leader.ts";
@@ -15,6 +15,7 @@ import { createCancelWatch } from "../shared/task-run/cancel-watch.ts";
 import { LockConnections } from "../shared/task-run/run-locks.store.ts";
 import { createGraphileLogger } from "./graphile-logger.ts";
 import { startLeaderRunners } from "./leader-runners.ts";
+import { superviseRunner, type SupervisedRunner } from "./runner-supervisor.ts";
 import { createTaskList, type TaskDeps } from "./task-list.ts";
 
 const DEFAULT_CONCURRENCY = 5;
@@ -49,25 +50,36 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const events: WorkerEvents = new EventEmitter();
   // Emitted when the pool is made, before it asks for a job.
   events.on("pool:create", ({ workerPool }) => presence.hold(workerPool.id));
+  // Emitted when the pool has stopped, its running jobs ended.
+  events.on("pool:release", ({ workerPool }) => presence.release(workerPool.id));
   const cancels = createCancelWatch(deps.url, deps.db, logger);
   const lockConnections = new LockConnections(deps.url);
   const followUps = new RolloutFollowUps(deps.db, logger);
   const settings = createSettingCache(deps.url, deps.db, logger);
-  let runner: Runner;
-  try {
-    runner = await run({
+  const taskList = createTaskList({ ...deps, cancels, lockConnections, followUps, settings });
+  const graphileLogger = createGraphileLogger(logger);
+  const startRunner = () =>
+    run({
       pgPool: pool,
       concurrency,
       noHandleSignals: true,
       crontab: "", // periodic work is scheduled by the leader runners
-      taskList: createTaskList({ ...deps, cancels, lockConnections, followUps, settings }),
-      logger: createGraphileLogger(logger),
+      taskList,
+      logger: graphileLogger,
       events,
-      // Completions of jobs ending together are written in one statement, and
-      // jobs are fetched (and locked) a few at a time, one more than run at
-      // once; a fetched job not started within LOCAL_QUEUE_TTL_MS goes back.
-      preset: { worker: { completeJobBatchDelay: 0, localQueue: { size: concurrency + 1, ttl: LOCAL_QUEUE_TTL_MS } } },
+      // Completions (and failures) of jobs ending together are written in one
+      // statement; a batch that cannot be written stops the runner, which the
+      // supervisor replaces (unbatched, a failure that cannot be written is
+      // an unhandled rejection, which ends the process). Jobs are fetched (and
+      // locked) a few at a time, one more than run at once; a fetched job not
+      // started within LOCAL_QUEUE_TTL_MS goes back.
+      preset: {
+        worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, localQueue: { size: concurrency + 1, ttl: LOCAL_QUEUE_TTL_MS } },
+      },
     });
+  let runner: SupervisedRunner;
+  try {
+    runner = await superviseRunner(startRunner, logger);
   } catch (error) {
     await Promise.all([cancels.close(), settings.close(), presence.close(), lockConnections.close(), pool.end()]);
     throw error;

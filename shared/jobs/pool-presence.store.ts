@@ -5,7 +5,8 @@
 // own, a session lock keyed by each of its pools' ids from the moment the
 // pool is created (before it asks for a job), and the leader's reconciler
 // unlocks the jobs of pools whose lock is free: their process is gone, and
-// its connection with it. Jobs locked less than a grace period ago are left
+// its connection with it, or the pool has stopped and let its lock go (a pool
+// graphile-worker stopped by itself leaves its jobs locked). Jobs locked less than a grace period ago are left
 // alone, as their pool may be taking its lock at that moment.
 import pg from "pg";
 import { sql } from "slonik";
@@ -46,7 +47,13 @@ export class PoolPresence {
   /** Holds the pool's lock from now on; call it when the pool is created (its lock request is sent at once). */
   hold(poolId: string): void {
     this.pools.add(poolId);
-    if (this.client) void this.lock(this.client, poolId);
+    if (this.client) void this.setLock(this.client, poolId, true);
+  }
+
+  /** Lets the pool's lock go once the pool has stopped: the reconciler then unlocks the jobs it left locked. */
+  release(poolId: string): void {
+    this.pools.delete(poolId);
+    if (this.client) void this.setLock(this.client, poolId, false);
   }
 
   async close(): Promise<void> {
@@ -77,18 +84,20 @@ export class PoolPresence {
     client.on("end", () => onLost(new Error("the job pool presence connection ended")));
     try {
       await client.connect();
-      } catch (error) {
+    } catch (error) {
       onLost(error as Error);
       throw error;
     }
     this.client = client;
-    for (const poolId of this.pools) await this.lock(client, poolId);
+    for (const poolId of this.pools) await this.setLock(client, poolId, true);
   }
 
-  private async lock(client: pg.Client, poolId: string): Promise<void> {
+  /** Takes or lets go the pool's lock; queries on one connection run in order, so a release follows its hold. */
+  private async setLock(client: pg.Client, poolId: string, held: boolean): Promise<void> {
+    const call = held ? "pg_advisory_lock" : "pg_advisory_unlock";
     await client
-      .query("select pg_advisory_lock($1, hashtext($2))", [JOB_POOL_LOCK_CLASS, poolId])
-      .catch((error: unknown) => this.logger.warn({ error, poolId }, "could not take the job pool's presence lock"));
+      .query(`select ${call}($1, hashtext($2))`, [JOB_POOL_LOCK_CLASS, poolId])
+      .catch((error: unknown) => this.logger.warn({ error, poolId }, `could not ${held ? "take" : "release"} the job pool's presence lock`));
   }
 }
 
