@@ -56,6 +56,7 @@ export async function executeTaskRun(deps: ExecutionDeps, runId: number): Promis
   const stop = new AbortController();
   const locks = await RunLocks.open(deps.lockConnections, (error) => lost.abort(error));
   const unwatch = deps.cancels.watch(runId, (reason) => stop.abort(isSuspension(reason) ? "suspend" : "cancel"));
+  let settled = false;
   try {
     const locked = await locks.tryLockPendingRun(runId);
     if (!locked) return;
@@ -66,12 +67,13 @@ export async function executeTaskRun(deps: ExecutionDeps, runId: number): Promis
       if (claim.kind === "waiting") deps.logger.debug({ runId, reason: claim.reason }, "task run waits");
       if (claim.kind !== "started") return;
       await runClaimed(deps, locks, locked.run, session, AbortSignal.any([stop.signal, lost.signal])); // a lost lock stops the script like a cancel
+      settled = true;
     } finally {
       await session.close();
     }
   } finally {
     unwatch();
-    await locks.close();
+    await locks.close(settled);
   }
 }
 

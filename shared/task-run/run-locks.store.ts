@@ -68,7 +68,10 @@ const RUN_KEY_MODULUS = 2 ** 31;
  * The worker process's lock connections: a run leases one for as long as it
  * is handled, and gives it back with every advisory lock released, so that a
  * run does not pay for a new connection (the dispatch latency of §12.4). At
- * most MAX_IDLE wait; a connection that failed is never given back.
+ * most MAX_IDLE wait; a connection that failed is never given back. The lock
+ * of a run that ended guards nothing any more (a final run never runs
+ * again): it is left to the connection's next lock statement to release,
+ * which saves a round trip per run.
  */
 export class LockConnections {
   private readonly url: string;
@@ -97,13 +100,16 @@ export class LockConnections {
     return fresh;
   }
 
-  /** Takes a healthy connection back, its advisory locks released; ends it otherwise. */
-  async giveBack(client: pg.Client, healthy: boolean): Promise<void> {
+  /**
+   * Takes a healthy connection back, its advisory locks released (or, with
+   * `onlyEndedRunLocked`, left to the next lock statement); ends it otherwise.
+   */
+  async giveBack(client: pg.Client, healthy: boolean, onlyEndedRunLocked: boolean): Promise<void> {
     client.removeAllListeners("error");
     client.removeAllListeners("end");
     if (healthy && !this.closed && this.idle.length < MAX_IDLE) {
       try {
-        await client.query({ name: "run_locks.unlock_all", text: "select pg_advisory_unlock_all()" });
+        if (!onlyEndedRunLocked) await client.query({ name: "run_locks.unlock_all", text: "select pg_advisory_unlock_all()" });
         client.on("error", () => this.forget(client)); // a connection that fails while idle is dropped
         client.on("end", () => this.forget(client));
         this.idle.push(client);
@@ -160,14 +166,17 @@ export class RunLocks {
    * whether the target's lock was taken; undefined when the run's lock was
    * not (then no lock is taken). The row is read as the statement began: a
    * run another worker settled meanwhile may still read PENDING, which the
-   * claim's own check under the task's row lock catches.
+   * claim's own check under the task's row lock catches. The lock an ended
+   * run left on the connection is released first (the join's row, and so
+   * the new locks, come after it).
    */
   async tryLockPendingRun(runId: number): Promise<LockedRun | undefined> {
     const { rows } = await this.client.query<{ target_locked: boolean | null; run: unknown }>({
       name: "run_locks.lock_pending_run",
-      text: `select case when pg_try_advisory_lock($1, $2) then pg_try_advisory_lock($3, hashtext(run.instance_id || '/' || run.database_name)) end as target_locked,
+      text: `with ended_run_released as materialized (select pg_advisory_unlock_all())
+             select case when pg_try_advisory_lock($1, $2) then pg_try_advisory_lock($3, hashtext(run.instance_id || '/' || run.database_name)) end as target_locked,
                to_jsonb(run) as run
-             from (select r.id, r.task_id, r.project_id, r.rollout_id, r.first_statement, r.creator, t.stage_id, t.instance_id, t.database_name,
+             from ended_run_released, (select r.id, r.task_id, r.project_id, r.rollout_id, r.first_statement, r.creator, t.stage_id, t.instance_id, t.database_name,
                           t.type, t.statement, t.release_file, p.lock_timeout_ms, p.statement_timeout_ms,
                           i.engine, i.state as instance_state, i.data_sources
                    from task_run r join task t on t.id = r.task_id join project p on p.id = r.project_id join instance i on i.id = t.instance_id
@@ -188,10 +197,14 @@ export class RunLocks {
     });
   }
 
-  /** Releases every lock (the connection goes back to the process's idle ones, or ends). */
-  async close(): Promise<void> {
+  /**
+   * Releases every lock (the connection goes back to the process's idle ones,
+   * or ends); `runEnded`: the run was settled, so its lock is left to the
+   * connection's next lock statement (its target's was let go before).
+   */
+  async close(runEnded: boolean): Promise<void> {
     this.closing = true;
-    await this.connections.giveBack(this.client, !this.lost);
+    await this.connections.giveBack(this.client, !this.lost, runEnded);
   }
 }
 
