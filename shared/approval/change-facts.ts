@@ -16,11 +16,12 @@ const LEVELS: readonly ResultStatus[] = ["SUCCESS", "WARNING", "ERROR"];
 export async function changeFactsOf(db: CommonQueryMethods, plan: PlanRow, results: readonly CheckResult[], creator: string): Promise<ChangeFacts[]> {
   const refs = [...new Set(plan.specs.flatMap((spec) => spec.targets))].map((target) => parseDatabaseName(target, "target"));
   const targets = new Map((await targetFacts(db, refs)).map((t) => [databaseName(t), t]));
+  const resultsOf = Map.groupBy(results, (r) => changeKey(r.specId, r.target));
   return plan.specs.flatMap((spec) =>
     spec.targets.flatMap((target) => {
       const ref = parseDatabaseName(target, "target");
       const facts = targets.get(target);
-      const own = results.filter((r) => r.target === target && r.specId === spec.id);
+      const own = resultsOf.get(changeKey(spec.id, target)) ?? [];
       const summary = own.find((r) => r.type === "STATEMENT_SUMMARY_REPORT")?.summary;
       const sqlTypes = summary?.sqlTypes.length ? summary.sqlTypes : [""];
       const resource = {
@@ -38,6 +39,11 @@ export async function changeFactsOf(db: CommonQueryMethods, plan: PlanRow, resul
       }));
     }),
   );
+}
+
+/** One change: a spec on one target (a plan has thousands of them; their results are looked up, not searched). */
+function changeKey(specId: string, target: string): string {
+  return `${specId} ${target}`;
 }
 
 function maxLevel(results: readonly CheckResult[]): ResultStatus {
