@@ -6,62 +6,26 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { sql } from "slonik";
-import { createDb } from "../shared/platform/db.ts";
 import { TARGET_DATABASE_LOCK_CLASS, TASK_RUN_LOCK_CLASS } from "../shared/platform/locks.ts";
-import { createMetrics } from "../shared/platform/metrics.ts";
-import { createRollout } from "../shared/rollout/create-rollout.ts";
-import { rolloutName } from "../shared/rollout/rollout-names.ts";
 import { LockConnections, RunLocks } from "../shared/task-run/run-locks.store.ts";
-import { startWorker } from "../worker/worker.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
+import type { TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
-import { createInstanceOk, createPgTarget, eventually, pgAdminSource, testSecrets } from "./helpers/instances.ts";
-import { quietLogger } from "./helpers/logger.ts";
-import { restClient } from "./helpers/rest.ts";
-import { signInFirstAdmin } from "./helpers/sessions.ts";
-import { ADMIN } from "./helpers/users.ts";
-
-type Json = Record<string, any>;
-type PgTarget = Awaited<ReturnType<typeof createPgTarget>>;
+import { startPendingRuns, type PendingRuns } from "./helpers/pending-runs.ts";
 
 describe("task run locks", () => {
+  let pending: PendingRuns;
   let app: TestApp;
-  let token = "";
-  let connections: LockConnections;
-  const targets: PgTarget[] = [];
   let runIds: number[] = [];
+  let connections: LockConnections;
 
   before(async () => {
-    app = await startTestApp({ bootstrap: ADMIN });
-    const rest = restClient(app.baseUrl);
-    token = await signInFirstAdmin(rest);
-    const ok = async (method: string, path: string, body?: unknown) => {
-      const reply = await rest<Json>(method, path, { token, body });
-      assert.equal(reply.status, 200, `${method} ${path}: ${JSON.stringify(reply.body)}`);
-      return reply.body;
-    };
-    await ok("POST", "/v1/projects?projectId=locks", { requirePlanCheckSuccess: false });
-    for (let i = 0; i < 3; i++) targets.push(await createPgTarget());
-    // A worker syncs the instance, and stops before the rollout: its runs stay PENDING.
-    const workerDb = await createDb(app.database.url, quietLogger());
-    const worker = await startWorker({ url: app.database.url, db: workerDb, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 1 }) });
-    await createInstanceOk(rest, token, "locks-pg", { engine: "POSTGRES", environment: "environments/test", dataSources: [pgAdminSource()] });
-    const resources = targets.map((t) => `instances/locks-pg/databases/${t.name}`);
-    for (const resource of resources) await eventually(async () => (await rest<Json>("GET", `/v1/${resource}`, { token })).body.syncState === "OK");
-    await worker.stop();
-    await workerDb.end();
-    await ok("POST", "/v1/databases:transfer", { databases: resources, targetProject: "projects/locks" });
-    const plan = await ok("POST", "/v1/projects/locks/plans", { title: "locks", specs: [{ changeDatabaseConfig: { targets: resources, statement: "select 1" } }] });
-    const planId = String(plan.name).split("/").at(-1)!;
-    const created = await app.db.transaction((tx) => createRollout(tx, { projectId: "locks", planId, issueId: undefined, creator: "users/admin" }));
-    const rollout = await ok("GET", `/v1/${rolloutName(created)}`);
-    runIds = rollout.tasks.map((task: Json) => Number(String(task.latestTaskRun).split("/").at(-1)));
+    pending = await startPendingRuns("locks", 3);
+    ({ app, runIds } = pending);
     connections = new LockConnections(app.database.url);
   });
   after(async () => {
     await connections?.close();
-    await app?.close();
-    for (const target of targets) await target.drop();
+    await pending?.stop();
   });
 
   /** The advisory locks the lock connections hold: "run <key>" and "target" entries. */
