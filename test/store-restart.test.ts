@@ -46,12 +46,18 @@ describe("a restart of the metadata store mid-rollout", () => {
     return rows[0]!.n as number;
   };
 
-  it("keeps the rollout's state, ends the run with its reason, leaves no job locked, and applies the retry once", async () => {
-    const planId = await harness.checkedPlan(target, `create table kept (id int primary key);\n${WAIT_WHILE_HELD};\ninsert into kept values (1);`);
+  /** A rollout whose run is RUNNING, held mid-transaction after creating `table` (and before filling it). */
+  const heldRunCreating = async (table: string) => {
+    const planId = await harness.checkedPlan(target, `create table ${table} (id int primary key);\n${WAIT_WHILE_HELD};\ninsert into ${table} values (1);`);
     await target.query("update hold set held = true");
     const rollout = await harness.rollout(planId);
     const task: Json = rollout.tasks[0];
     await harness.runIn(task, "RUNNING");
+    return { rollout, task };
+  };
+
+  it("keeps the rollout's state, ends the run with its reason, leaves no job locked, and applies the retry once", async () => {
+    const { rollout, task } = await heldRunCreating("kept");
 
     await restartStore(2_000);
     await target.query("update hold set held = false");
@@ -80,11 +86,7 @@ describe("a restart of the metadata store mid-rollout", () => {
   });
 
   it("starts a new job runner when the outage outlasts a run's settlement, and later runs execute", async () => {
-    const planId = await harness.checkedPlan(target, `create table after_outage (id int primary key);\n${WAIT_WHILE_HELD};\ninsert into after_outage values (1);`);
-    await target.query("update hold set held = true");
-    const rollout = await harness.rollout(planId);
-    const task: Json = rollout.tasks[0];
-    await harness.runIn(task, "RUNNING");
+    const { rollout, task } = await heldRunCreating("after_outage");
 
     // Longer than the settlement's retries: the job ends while the store is away.
     await restartStore(OUTLASTING_SETTLEMENT_MS);
