@@ -13,6 +13,7 @@ const NAMED = [
   /preparedCommand\(\s*"([^"]+)"/g,
   /name:\s*"([^"]+)",\s*text:/g,
   /addKeyedJobsSelected\(\s*\w+,\s*"([^"]+)"/g,
+  /statementName:\s*"([^"]+)"/g,
 ];
 
 async function sourceFiles(dir: string): Promise<string[]> {
@@ -42,7 +43,7 @@ async function statementNames(): Promise<Map<string, string[]>> {
 describe("named statements", () => {
   it("finds the claim's and the settlement's named statements", async () => {
     const names = [...(await statementNames()).keys()];
-    for (const name of ["task_run.claim", "task_run.mark_ended_with_task", "run_locks.lock_pending_run", "task_run_execution.dispatch_waiting_runs", "task.stage_goes_on"]) {
+    for (const name of ["task_run.claim", "task_run.mark_ended_with_task", "run_locks.lock_pending_run", "task_run_execution.dispatch_waiting_runs", "task_run_execution.end_dispatching_target_waiters", "task.stage_goes_on"]) {
       assert.ok(names.includes(name), `${name} among ${names.join(", ")}`);
     }
   });

@@ -51,6 +51,7 @@ describe("a task run's target session", () => {
       releaseFile: undefined,
       lockTimeoutMs: 10_000,
       statementTimeoutMs: 0,
+      slotsLimited: false,
       instance: { id: "i", engine: "POSTGRES", state: "ACTIVE", dataSources: [dataSource] },
       ...overrides,
     };

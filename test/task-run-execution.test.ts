@@ -216,6 +216,8 @@ describe("task run execution", async () => {
     const secondRun = await runInState(second.tasks[0], FINAL);
     assert.deepEqual([firstRun.state, secondRun.state], ["DONE", "DONE"]);
     assert.ok(Date.parse(secondRun.startTime) >= Date.parse(firstRun.endTime), `${secondRun.startTime} < ${firstRun.endTime}`);
+    // Dispatched by the first run's end, not found later by the reconciler's pass.
+    assert.ok(Date.parse(secondRun.startTime) - Date.parse(firstRun.endTime) < 1_000, `${secondRun.startTime} long after ${firstRun.endTime}`);
   });
 
   it("runs at most parallel_tasks_per_rollout tasks of a rollout at once", async () => {
@@ -224,6 +226,7 @@ describe("task run execution", async () => {
     assert.deepEqual(runs.map((r) => r.state), ["DONE", "DONE"]);
     const [a, b] = runs.map((r) => [Date.parse(r.startTime), Date.parse(r.endTime)] as const).sort((x, y) => x[0] - y[0]) as [[number, number], [number, number]];
     assert.ok(b[0] >= a[1], "the second task started after the first ended");
+    assert.ok(b[0] - a[1] < 1_000, "the second task was dispatched by the first one's end");
   });
 
   it("never executes a run twice: jobs enqueued again while it runs and after it ended do nothing", async () => {

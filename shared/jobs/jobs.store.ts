@@ -57,6 +57,11 @@ export async function addKeyedJobsSelected(db: CommonQueryMethods, statementName
   await db.query(preparedCommand(statementName)`${addJobsOf(name, jobs, undefined)}`);
 }
 
+/** addKeyedJobsSelected's query as a step of a larger statement (a CTE of it, evaluated when read). */
+export function keyedJobsAdding(name: JobName, jobs: FragmentSqlToken): FragmentSqlToken {
+  return addJobsOf(name, jobs, undefined);
+}
+
 /** One job per payload in one statement, each under its own job key (a waiting job of the key is replaced). */
 export async function addKeyedJobs<N extends JobName>(
   db: CommonQueryMethods,

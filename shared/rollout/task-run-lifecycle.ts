@@ -11,7 +11,7 @@ import { noticeChange } from "../watch/change-notice.store.ts";
 import { rolloutName, taskRunName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout } from "./rollout.store.ts";
 import { createRuns } from "./run-creation.ts";
-import { markRunEnded, type FinalRunState, type TaskEnd } from "./task-run.store.ts";
+import { markRunEnded, type FinalRunState, type JobsOnEnd, type TaskEnd } from "./task-run.store.ts";
 
 export { enqueueTaskRun, enqueueTaskRuns } from "./run-creation.ts";
 
@@ -48,9 +48,9 @@ export interface RunOutcome {
  * side: after the commit, call followUpRollout, which announces the change
  * (or, holding the rollout's lock, refreshRollout).
  */
-export async function settleTaskRun(tx: CommonQueryMethods, runId: number, outcome: RunOutcome, log: readonly StatementLog[] = []): Promise<boolean> {
+export async function settleTaskRun(tx: CommonQueryMethods, runId: number, outcome: RunOutcome, log: readonly StatementLog[] = [], jobsOnEnd?: JobsOnEnd): Promise<boolean> {
   const end = { state: outcome.state, detail: outcome.detail, error: outcome.error ?? "", affectedRows: outcome.affectedRows ?? 0 };
-  const run = await markRunEnded(tx, runId, end, taskEndOf(outcome), log);
+  const run = await markRunEnded(tx, runId, end, taskEndOf(outcome), log, jobsOnEnd);
   if (!run) return false;
   if (outcome.continueFrom !== undefined) await createRuns(tx, run.rollout, [run.taskId], run.creator);
   if (outcome.state === "FAILED") await recordFailure(tx, run.rollout, run.taskId, runId, outcome, run.creator);

@@ -1,6 +1,6 @@
 // SQL on task_run (contract §12.2): creating PENDING runs, their start and
 // end, reads, and the runs waiting for a target or a rollout slot.
-import { sql, type CommonQueryMethods } from "slonik";
+import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import type { RolloutRef } from "./rollout-names.ts";
 import { taskStateAssignments, type TaskChanges, type TaskState } from "./task.store.ts";
@@ -191,12 +191,29 @@ export interface TaskEnd extends TaskChanges {
 }
 
 /**
- * PENDING or RUNNING → a final state, its task locked first, and with `task`
- * the task's state and the run's log entries not yet written in the same
- * prepared statement; undefined when the run had already ended (then the
- * task is left as it is).
+ * Jobs the statement ending a run adds as well: `add` (a query adding them,
+ * jobs.store.ts keyedJobsAdding) reads the same snapshot as the end, so it
+ * sees the ended run as it was; `statementName` names the whole statement.
  */
-export async function markRunEnded(db: CommonQueryMethods, id: number, end: RunEnd, task?: TaskEnd, log: readonly StatementLog[] = []): Promise<TaskRunRow | undefined> {
+export interface JobsOnEnd {
+  statementName: string;
+  add: FragmentSqlToken;
+}
+
+/**
+ * PENDING or RUNNING → a final state, its task locked first, and with `task`
+ * the task's state and the run's log entries not yet written (and the jobs
+ * of `jobsOnEnd`) in the same prepared statement; undefined when the run had
+ * already ended (then the task is left as it is).
+ */
+export async function markRunEnded(
+  db: CommonQueryMethods,
+  id: number,
+  end: RunEnd,
+  task?: TaskEnd,
+  log: readonly StatementLog[] = [],
+  jobsOnEnd?: JobsOnEnd,
+): Promise<TaskRunRow | undefined> {
   const ended = sql.fragment`
     with ${lockedTaskStep(id, ["PENDING", "RUNNING"])},
     ended as (
@@ -205,12 +222,16 @@ export async function markRunEnded(db: CommonQueryMethods, id: number, end: RunE
       where id = ${id} and state in ('PENDING', 'RUNNING') and task_id = (select id from locked_task)
       returning ${columns})`;
   if (!task) return (await db.maybeOne(sql.prepared("task_run.mark_ended", taskRunRow)`${ended} select * from ended`)) ?? undefined;
-  return (
-    (await db.maybeOne(sql.prepared("task_run.mark_ended_with_task", taskRunRow)`
+  const withTask = sql.fragment`
       ${ended},
       task_set as (update task set ${taskStateAssignments(task.state, task)} from ended where task.id = ended.task_id),
-      logged as (${logEntriesInsert(id, log)})
-      select * from ended`)) ?? undefined
+      logged as (${logEntriesInsert(id, log)})`;
+  if (!jobsOnEnd) return (await db.maybeOne(sql.prepared("task_run.mark_ended_with_task", taskRunRow)`${withTask} select * from ended`)) ?? undefined;
+  return (
+    (await db.maybeOne(sql.prepared(jobsOnEnd.statementName, taskRunRow)`
+      ${withTask},
+      jobs_added as (${jobsOnEnd.add})
+      select ended.* from ended, lateral (select count(*) from jobs_added) as added`)) ?? undefined
   );
 }
 

@@ -29,6 +29,7 @@ const executableRun = z
     release_file: releaseFileColumn.nullable(),
     lock_timeout_ms: z.coerce.number(),
     statement_timeout_ms: z.coerce.number(),
+    slots_limited: z.boolean(),
     engine: z.enum(["POSTGRES", "MYSQL"]),
     instance_state: z.enum(["ACTIVE", "DELETED"]),
     data_sources: z.array(storedDataSource),
@@ -48,6 +49,8 @@ const executableRun = z
     releaseFile: r.release_file ?? undefined,
     lockTimeoutMs: r.lock_timeout_ms,
     statementTimeoutMs: r.statement_timeout_ms,
+    /** The project limits how many tasks a rollout runs at once. */
+    slotsLimited: r.slots_limited,
     /** The instance as the run was locked: how the worker reaches the target. */
     instance: { id: r.instance_id, engine: r.engine, state: r.instance_state, dataSources: r.data_sources },
   }));
@@ -177,7 +180,7 @@ export class RunLocks {
              select case when pg_try_advisory_lock($1, $2) then pg_try_advisory_lock($3, hashtext(run.instance_id || '/' || run.database_name)) end as target_locked,
                to_jsonb(run) as run
              from ended_run_released, (select r.id, r.task_id, r.project_id, r.rollout_id, r.first_statement, r.creator, t.stage_id, t.instance_id, t.database_name,
-                          t.type, t.statement, t.release_file, p.lock_timeout_ms, p.statement_timeout_ms,
+                          t.type, t.statement, t.release_file, p.lock_timeout_ms, p.statement_timeout_ms, p.parallel_tasks_per_rollout > 0 as slots_limited,
                           i.engine, i.state as instance_state, i.data_sources
                    from task_run r join task t on t.id = r.task_id join project p on p.id = r.project_id join instance i on i.id = t.instance_id
                    where r.id = $4 and r.state = 'PENDING') as run`,

@@ -11,18 +11,27 @@ import { withTransaction, type Db } from "../platform/db.ts";
 import type { Metrics } from "../platform/metrics.ts";
 import { settleTaskRun, type RunOutcome } from "../rollout/task-run-lifecycle.ts";
 import { recordRevision } from "../revision/revision-gate.ts";
-import { appendRunDetail, dispatchWaitingRuns, type RunTarget } from "./task-run-execution.store.ts";
+import { appendRunDetail, dispatchWaitingRuns, targetWaitersDispatch, type RunTarget } from "./task-run-execution.store.ts";
 
 /**
  * Settles a run (see writeSettlement). An end that writes nothing more
- * than the run, its task and its log takes one statement, and the dispatch
- * another: a worker lost between the two leaves the waiting runs without a
- * job, which the reconciler gives them. Anything more (a continuation, a
- * failure's issue event, a revision) is written in one transaction with the
- * end.
+ * than the run, its task and its log is one statement with the dispatch of
+ * the runs waiting for its database, where the rollout has no parallel
+ * limit; under a limit the dispatch is a statement of its own after the end
+ * (ends of one rollout at once would each count the others as running): a
+ * worker lost between the two leaves the waiting runs without a job, which
+ * the reconciler gives them. Anything more (a continuation, a failure's issue
+ * event, a revision) is written in one transaction with the end.
  */
-export async function settleRun(db: Db, run: RunTarget, outcome: RunOutcome, applied: boolean, log: readonly StatementLog[] = []): Promise<boolean> {
+export async function settleRun(
+  db: Db,
+  run: RunTarget & { slotsLimited: boolean },
+  outcome: RunOutcome,
+  applied: boolean,
+  log: readonly StatementLog[] = [],
+): Promise<boolean> {
   const endOnly = outcome.continueFrom === undefined && outcome.state !== "FAILED" && !revisionOf(run, outcome, applied);
+  if (endOnly && !run.slotsLimited) return settleTaskRun(db, run.id, outcome, log, targetWaitersDispatch(run));
   if (endOnly) return writeSettlement(db, run, outcome, applied, log);
   return withTransaction(db, (tx) => writeSettlement(tx, run, outcome, applied, log));
 }

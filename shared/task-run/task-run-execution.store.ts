@@ -7,7 +7,8 @@ import { z } from "zod";
 import type { TargetSession } from "../engine/target.ts";
 import type { ReleaseFileRef } from "../plan/plan-specs.ts";
 import { TASK_RUN_JOB_KEY_PREFIX } from "../jobs/catalog.ts";
-import { addKeyedJobsSelected } from "../jobs/jobs.store.ts";
+import { addKeyedJobsSelected, keyedJobsAdding } from "../jobs/jobs.store.ts";
+import type { JobsOnEnd } from "../rollout/task-run.store.ts";
 import { preparedCommand } from "../platform/db.ts";
 import { ROLLOUT_SLOT_LOCK_CLASS } from "../platform/locks.ts";
 
@@ -104,29 +105,55 @@ const runId = z.object({ id: z.coerce.number() });
 
 /**
  * Enqueues the jobs of the PENDING runs to dispatch now that a run of this
- * target and rollout ended (one statement, the runs not read first): every run waiting for the target database, and, under a parallel
- * limit, the rollout's oldest runs up to the free slots; none whose batchRun
- * start still lies ahead (its own job is scheduled for then). The target's
- * tasks are found first, by their index (the task of a PENDING run is
- * PENDING), and then their runs: a plan made while the statistics still
- * miss a new rollout's runs would otherwise go through every PENDING run.
+ * target and rollout ended (one statement, the runs not read first): every
+ * run waiting for the target database, and, under a parallel limit, the
+ * rollout's oldest runs up to the free slots; none whose batchRun start
+ * still lies ahead (its own job is scheduled for then).
  */
 export async function dispatchWaitingRuns(db: CommonQueryMethods, ended: RunTarget): Promise<void> {
-  const due = sql.fragment`r.state = 'PENDING' and (r.run_at is null or r.run_at <= now())`;
   await addKeyedJobsSelected(db, "task_run_execution.dispatch_waiting_runs", "taskRun.execute", sql.fragment`
     select jsonb_build_object('taskRunId', w.id) as payload, ${TASK_RUN_JOB_KEY_PREFIX} || w.id as job_key, w.id as position from (
-      select r.id from task_run r
-      where ${due} and r.task_id = any(array(
-        select t.id from task t
-        where t.instance_id = ${ended.instanceId} and t.database_name = ${ended.databaseName} and t.state in ('PENDING', 'RUNNING')))
+      ${targetWaiters(ended)}
       union
       (select r.id from task_run r
-       where ${due} and r.project_id = ${ended.projectId} and r.rollout_id = ${ended.rolloutId}
+       where ${DUE} and r.project_id = ${ended.projectId} and r.rollout_id = ${ended.rolloutId}
        order by r.id
        limit (select case when p.parallel_tasks_per_rollout = 0 then 0
                 else greatest(p.parallel_tasks_per_rollout - (select count(*) from task_run x
                   where x.project_id = p.id and x.rollout_id = ${ended.rolloutId} and x.state = 'RUNNING'), 0) end
               from project p where p.id = ${ended.projectId}))) as w`);
+}
+
+/**
+ * The end statement's dispatch, for a run whose rollout has no parallel
+ * limit (markRunEnded's jobsOnEnd): the runs waiting for its target
+ * database, read in the end's own snapshot. A run created and claimed
+ * within that statement (a window of a fraction of a millisecond) is not
+ * seen, and waits for the reconciler's pass over runs left without a job.
+ */
+export function targetWaitersDispatch(ended: RunTarget): JobsOnEnd {
+  return {
+    statementName: "task_run_execution.end_dispatching_target_waiters",
+    add: keyedJobsAdding("taskRun.execute", sql.fragment`
+      select jsonb_build_object('taskRunId', w.id) as payload, ${TASK_RUN_JOB_KEY_PREFIX} || w.id as job_key, w.id as position
+      from (${targetWaiters(ended)}) as w`),
+  };
+}
+
+const DUE = sql.fragment`r.state = 'PENDING' and (r.run_at is null or r.run_at <= now())`;
+
+/**
+ * The due PENDING runs of the ended run's target database. Its tasks are
+ * found first, by their index (the task of a PENDING run is PENDING), and
+ * then their runs: a plan made while the statistics still miss a new
+ * rollout's runs would otherwise go through every PENDING run.
+ */
+function targetWaiters(ended: RunTarget) {
+  return sql.fragment`
+    select r.id from task_run r
+    where ${DUE} and r.task_id = any(array(
+      select t.id from task t
+      where t.instance_id = ${ended.instanceId} and t.database_name = ${ended.databaseName} and t.state in ('PENDING', 'RUNNING')))`;
 }
 
 /** A RUNNING run with what deciding its end needs (call with the run's lock held). */
