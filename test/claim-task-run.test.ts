@@ -3,9 +3,12 @@
 // neither starts the run nor lets the caller open the target's session; a
 // maintenance window changed in the store before the cache heard of it is
 // caught by the claim's statement, and the claim is made again with the
-// stored settings.
+// stored settings; a pause switched on while a claim is being made either
+// comes before it (the claim waits for the switch's commit) or after it.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import pg from "pg";
 import { createSettingCache, type SettingCache } from "../shared/settings/setting-cache.ts";
 import { claimTaskRun } from "../shared/task-run/claim-task-run.ts";
 import { LockConnections, RunLocks } from "../shared/task-run/run-locks.store.ts";
@@ -26,7 +29,7 @@ describe("claiming a task run", () => {
   let settings: SettingCache;
 
   before(async () => {
-    pending = await startPendingRuns("claims", 2);
+    pending = await startPendingRuns("claims", 3);
     ({ app, runIds } = pending);
     connections = new LockConnections(app.database.url);
     settings = createSettingCache(app.database.url, app.db, quietLogger());
@@ -85,5 +88,33 @@ describe("claiming a task run", () => {
     assert.equal(await stateOf(runIds[1]!), "PENDING");
     const { rows } = await adminQuery(`select run_at from graphile_worker._private_jobs where key = 'taskRun:${runIds[1]}'`, app.database.url);
     assert.equal((rows[0]!.run_at as Date).getTime(), opening.getTime(), "its job waits for the opening");
+
+    await setting("MAINTENANCE_WINDOW", { maintenanceWindow: { enabled: false } });
+    await eventually(async () => (await settings.get("MAINTENANCE_WINDOW"))?.enabled !== true);
+  });
+
+  it("waits for a pause switch being committed, and then holds the run", async () => {
+    // The pause's stored value when on, taken from the API; then off again.
+    await setting("EMERGENCY_PAUSE", { emergencyPause: { enabled: true, reason: "switch race" } });
+    const on = (await adminQuery("select value from setting where name = 'EMERGENCY_PAUSE'", app.database.url)).rows[0]!.value;
+    await setting("EMERGENCY_PAUSE", { emergencyPause: { enabled: false } });
+    await eventually(async () => (await settings.get("EMERGENCY_PAUSE"))?.enabled !== true);
+
+    // The switch's transaction has written the pause but not committed when the claim is made.
+    const switching = new pg.Client({ connectionString: app.database.url });
+    await switching.connect();
+    try {
+      await switching.query("begin");
+      await switching.query("update setting set value = $1 where name = 'EMERGENCY_PAUSE'", [on]);
+      const claimed = claim(runIds[2]!);
+      const settledEarly = await Promise.race([claimed.then(() => true), sleep(300).then(() => false)]);
+      assert.equal(settledEarly, false, "the claim waits for the switch");
+      await switching.query("commit");
+      const { answer } = await claimed;
+      assert.deepEqual(answer, { kind: "waiting", reason: "emergency pause: switch race" });
+      assert.equal(await stateOf(runIds[2]!), "PENDING");
+    } finally {
+      await switching.end();
+    }
   });
 });
