@@ -29,7 +29,7 @@ export async function superviseRunner(start: () => Promise<Runner>, logger: Logg
       if (running !== runner) return;
       running = undefined;
       if (stopping) return;
-      logger.error("the job runner stopped by itself (it could not record the end of a job); starting a new one");
+      logger.error("the job runner stopped by itself (as when it cannot record a job's end while the store is away); starting a new one");
       scheduleRestart(firstRestartMs);
     };
     runner.promise.then(ended, ended);

@@ -49,7 +49,7 @@ const executableRun = z
     releaseFile: r.release_file ?? undefined,
     lockTimeoutMs: r.lock_timeout_ms,
     statementTimeoutMs: r.statement_timeout_ms,
-    /** The project limits how many tasks a rollout runs at once. */
+    /** The project limited how many tasks a rollout runs at once when the run was locked. */
     slotsLimited: r.slots_limited,
     /** The instance as the run was locked: how the worker reaches the target. */
     instance: { id: r.instance_id, engine: r.engine, state: r.instance_state, dataSources: r.data_sources },

@@ -2,7 +2,7 @@
 // run waits for, the rollout's parallel limit, the session a RUNNING run
 // executes in, which waiting runs to dispatch when one ends, and what the
 // reconciler needs to know of runs that lost their worker or their job.
-import { sql, type CommonQueryMethods } from "slonik";
+import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import type { TargetSession } from "../engine/target.ts";
 import type { ReleaseFileRef } from "../plan/plan-specs.ts";
@@ -111,17 +111,16 @@ const runId = z.object({ id: z.coerce.number() });
  * still lies ahead (its own job is scheduled for then).
  */
 export async function dispatchWaitingRuns(db: CommonQueryMethods, ended: RunTarget): Promise<void> {
-  await addKeyedJobsSelected(db, "task_run_execution.dispatch_waiting_runs", "taskRun.execute", sql.fragment`
-    select jsonb_build_object('taskRunId', w.id) as payload, ${TASK_RUN_JOB_KEY_PREFIX} || w.id as job_key, w.id as position from (
-      ${targetWaiters(ended)}
-      union
-      (select r.id from task_run r
-       where ${DUE} and r.project_id = ${ended.projectId} and r.rollout_id = ${ended.rolloutId}
-       order by r.id
-       limit (select case when p.parallel_tasks_per_rollout = 0 then 0
-                else greatest(p.parallel_tasks_per_rollout - (select count(*) from task_run x
-                  where x.project_id = p.id and x.rollout_id = ${ended.rolloutId} and x.state = 'RUNNING'), 0) end
-              from project p where p.id = ${ended.projectId}))) as w`);
+  await addKeyedJobsSelected(db, "task_run_execution.dispatch_waiting_runs", "taskRun.execute", runJobs(sql.fragment`
+    ${targetWaiters(ended)}
+    union
+    (select r.id from task_run r
+     where ${DUE} and r.project_id = ${ended.projectId} and r.rollout_id = ${ended.rolloutId}
+     order by r.id
+     limit (select case when p.parallel_tasks_per_rollout = 0 then 0
+              else greatest(p.parallel_tasks_per_rollout - (select count(*) from task_run x
+                where x.project_id = p.id and x.rollout_id = ${ended.rolloutId} and x.state = 'RUNNING'), 0) end
+            from project p where p.id = ${ended.projectId}))`));
 }
 
 /**
@@ -134,10 +133,15 @@ export async function dispatchWaitingRuns(db: CommonQueryMethods, ended: RunTarg
 export function targetWaitersDispatch(ended: RunTarget): JobsOnEnd {
   return {
     statementName: "task_run_execution.end_dispatching_target_waiters",
-    add: keyedJobsAdding("taskRun.execute", sql.fragment`
-      select jsonb_build_object('taskRunId', w.id) as payload, ${TASK_RUN_JOB_KEY_PREFIX} || w.id as job_key, w.id as position
-      from (${targetWaiters(ended)}) as w`),
+    add: keyedJobsAdding("taskRun.execute", runJobs(targetWaiters(ended))),
   };
+}
+
+/** The job rows (jobs.store.ts) of the runs whose ids `runIds` selects, in id order. */
+function runJobs(runIds: FragmentSqlToken) {
+  return sql.fragment`
+    select jsonb_build_object('taskRunId', w.id) as payload, ${TASK_RUN_JOB_KEY_PREFIX} || w.id as job_key, w.id as position
+    from (${runIds}) as w`;
 }
 
 const DUE = sql.fragment`r.state = 'PENDING' and (r.run_at is null or r.run_at <= now())`;
