@@ -43,9 +43,7 @@ export async function superviseRunner(start: () => Promise<Runner>, logger: Logg
 
   const restart = async (delayMs: number) => {
     try {
-      const runner = await start();
-      if (stopping) return void (await runner.stop());
-      watch(runner);
+      watch(await start()); // a stop meanwhile waits for this start, and then stops the runner
       logger.info("a new job runner is running");
     } catch (error) {
       if (stopping) return;
