@@ -3,13 +3,13 @@
 // the rollout is brought up to date (progress.ts followUpRollout). They run
 // beside the jobs, not in them, so that a job's slot takes the next run as
 // soon as the run's end has committed. What is asked for one rollout while
-// its follow-up runs is done by one more follow-up after it, which reads
-// every change asked about (each was committed before it was asked), and
-// which starts no sooner than PASS_INTERVAL_MS after the one before: a
-// rollout whose runs start and end by the hundred a second is followed up
-// some twenty times a second, not once per run. A follow-up that fails is
-// logged: the reconciler follows up every RUNNING
-// rollout (§12.6), as it does for a worker that died in between.
+// its follow-up runs, or before PASS_INTERVAL_MS from that follow-up's start
+// have passed, is done by one more follow-up after it, which reads every
+// change asked about (each was committed before it was asked): a rollout
+// whose runs start and end by the hundred a second is followed up some
+// twenty times a second, not once per run. A follow-up that fails is logged:
+// the reconciler follows up every RUNNING rollout (§12.6), as it does for a
+// worker that died in between.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "../platform/db.ts";
 import type { Logger } from "../platform/logger.ts";
@@ -75,7 +75,8 @@ export class RolloutFollowUps {
     while (batch) {
       const started = performance.now();
       await this.followUp(batch);
-      if (queue.next) await sleep(Math.max(0, started + PASS_INTERVAL_MS - performance.now())); // what is asked meanwhile joins the next pass
+      // What is asked until the interval is over joins the next pass, also when nothing was asked during this one.
+      await sleep(Math.max(0, started + PASS_INTERVAL_MS - performance.now()));
       batch = queue.next;
       queue.next = undefined;
     }
