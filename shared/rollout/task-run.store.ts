@@ -136,6 +136,12 @@ export interface ClaimAnswer {
 }
 
 /**
+ * A step (CTE) that makes the statement's own transaction commit without
+ * waiting for its WAL flush; it takes effect when the statement reads it.
+ */
+const ASYNC_COMMIT = sql.fragment`async_commit as materialized (select set_config('synchronous_commit', 'off', true))`;
+
+/**
  * PENDING → RUNNING, its task (locked first) RUNNING, in one prepared
  * statement, if the start gate lets it (contract §12.2, §12.7): the
  * emergency pause is off, the rollout is not paused or cancelled, the plan
@@ -148,6 +154,10 @@ export interface ClaimAnswer {
  * a share lock on its setting's row, which a switch of the pause locks for
  * update: either the switch waits for this start and then finds the run
  * RUNNING, or this start reads the pause as the switch committed it.
+ * It commits without waiting for its WAL flush (ASYNC_COMMIT): a start that
+ * a crash of the store loses has applied nothing, since the run's session
+ * record, which commits durably after it (and so flushes it), comes before
+ * anything of the script is applied.
  */
 export async function claimPendingRun(
   db: CommonQueryMethods,
@@ -156,7 +166,8 @@ export async function claimPendingRun(
   windowSeen: Record<string, unknown> | undefined,
 ): Promise<ClaimAnswer | undefined> {
   const row = await db.maybeOne(sql.prepared("task_run.claim", claimRow)`
-    with pause as (select value, value->'enabled' = 'true'::jsonb as enabled from setting where name = 'EMERGENCY_PAUSE' for share),
+    with ${ASYNC_COMMIT},
+    pause as (select value, value->'enabled' = 'true'::jsonb as enabled from setting where name = 'EMERGENCY_PAUSE' for share),
     ${lockedTaskStep(id, ["PENDING"])},
     facts as (
       select ${gateFactColumns}, p.parallel_tasks_per_rollout > 0 as slot_limited,
@@ -172,7 +183,7 @@ export async function claimPendingRun(
     started_task as (update task t set state = 'RUNNING', update_time = now() from started_run where t.id = started_run.task_id)
     select f.rollout_state, f.plan_check_errors, f.database_busy, f.slot_limited, f.paused, f.pause, f.window_changed,
            exists (select 1 from started_run) as started
-    from facts f`);
+    from facts f, async_commit`);
   if (!row) return undefined;
   const facts = { rolloutState: row.rollout_state, planCheckErrors: row.plan_check_errors, databaseBusy: row.database_busy };
   return { facts, slotLimited: row.slot_limited, paused: row.paused, pause: row.pause ?? undefined, windowChanged: row.window_changed, started: row.started };
@@ -227,11 +238,16 @@ export async function markRunEnded(
       task_set as (update task set ${taskStateAssignments(task.state, task)} from ended where task.id = ended.task_id),
       logged as (${logEntriesInsert(id, log)})`;
   if (!jobsOnEnd) return (await db.maybeOne(sql.prepared("task_run.mark_ended_with_task", taskRunRow)`${withTask} select * from ended`)) ?? undefined;
+  // A run that ran in one transaction ends without waiting for the WAL flush:
+  // an end a crash of the store loses is found again by the reconciler,
+  // which reads the fate of the transaction its durable session record names.
   return (
     (await db.maybeOne(sql.prepared(jobsOnEnd.statementName, taskRunRow)`
       ${withTask},
-      jobs_added as (${jobsOnEnd.add})
-      select ended.* from ended, lateral (select count(*) from jobs_added) as added`)) ?? undefined
+      jobs_added as (${jobsOnEnd.add}),
+      commit_mode as materialized (
+        select set_config('synchronous_commit', case when transactional then 'off' else 'on' end, true) from task_run where id = ${id})
+      select ended.* from ended, lateral (select count(*) from jobs_added) as added, commit_mode`)) ?? undefined
   );
 }
 
