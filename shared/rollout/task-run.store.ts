@@ -215,7 +215,10 @@ export interface JobsOnEnd {
  * PENDING or RUNNING → a final state, its task locked first, and with `task`
  * the task's state and the run's log entries not yet written (and the jobs
  * of `jobsOnEnd`) in the same prepared statement; undefined when the run had
- * already ended (then the task is left as it is).
+ * already ended (then the task is left as it is). With `jobsOnEnd` (the
+ * worker's own end of a run it executed, settle-run.ts) the statement
+ * commits without waiting for its WAL flush when the run ran in one
+ * transaction (see below).
  */
 export async function markRunEnded(
   db: CommonQueryMethods,
