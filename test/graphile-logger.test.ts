@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { run, type Runner } from "graphile-worker";
+import pg from "pg";
 import { createLogger } from "../shared/platform/logger.ts";
 import { createGraphileLogger } from "../worker/graphile-logger.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
@@ -12,6 +13,7 @@ import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
 describe("graphile-worker log lines", () => {
   let database: TestDatabase;
   let runner: Runner;
+  let pool: pg.Pool;
   const lines: Record<string, unknown>[] = [];
   const handled = new Set<string>();
 
@@ -24,8 +26,11 @@ describe("graphile-worker log lines", () => {
       },
     });
     const logger = createLogger({ json: true, debug: true, destination: stream });
+    // The runner's pool is ours, ended before the database is dropped (its connections are cut then).
+    pool = new pg.Pool({ connectionString: database.url });
+    pool.on("error", () => undefined);
     runner = await run({
-      connectionString: database.url,
+      pgPool: pool,
       concurrency: 1,
       noHandleSignals: true,
       crontab: "",
@@ -41,6 +46,7 @@ describe("graphile-worker log lines", () => {
   });
   after(async () => {
     await runner.stop();
+    await pool.end();
     await database.drop();
   });
 

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Logger, run, type Runner } from "graphile-worker";
+import pg from "pg";
 import { superviseRunner } from "../worker/runner-supervisor.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
 import { eventually } from "./helpers/instances.ts";
@@ -17,12 +18,19 @@ const quietGraphileLogger = new Logger(() => () => undefined);
 
 describe("the job runner's supervisor", () => {
   let database: TestDatabase;
+  let pool: pg.Pool;
   const handled: number[] = [];
 
   before(async () => {
     database = await createTestDatabase({ empty: true });
+    // The runners' pool, as the worker's: ended before the database is dropped (its connections are cut then).
+    pool = new pg.Pool({ connectionString: database.url });
+    pool.on("error", () => undefined);
   });
-  after(() => database.drop());
+  after(async () => {
+    await pool.end();
+    await database.drop();
+  });
 
   /** Starts runners of one task, recording each, failing while `failing` says so, after `ready` resolves. */
   const starter = (failing: () => boolean, ready: () => Promise<void> = async () => {}) => {
@@ -31,7 +39,7 @@ describe("the job runner's supervisor", () => {
       await ready();
       if (failing()) throw new Error("the store is away");
       const runner = await run({
-        connectionString: database.url,
+        pgPool: pool,
         concurrency: 1,
         noHandleSignals: true,
         crontab: "",
