@@ -15,6 +15,7 @@ import { sql } from "slonik";
 import { z } from "zod";
 import { addJob } from "../shared/jobs/jobs.store.ts";
 import { createDb, type Db } from "../shared/platform/db.ts";
+import { TASK_RUN_LOCK_CLASS } from "../shared/platform/locks.ts";
 import { createMetrics, type Metrics } from "../shared/platform/metrics.ts";
 import { createRollout } from "../shared/rollout/create-rollout.ts";
 import { rolloutName } from "../shared/rollout/rollout-names.ts";
@@ -206,12 +207,20 @@ describe("task run execution", async () => {
   });
 
   it("runs one change at a time per database: the second waits, 'database busy', and starts when the first ends", async () => {
-    const first = await rollout("exec", [pg.busy.resource], "create table one (id int);\nselect pg_sleep(1.5);");
+    const first = await rollout("exec", [pg.busy.resource], "create table one (id int);\nselect pg_sleep(2);");
     await runInState(first.tasks[0], "RUNNING");
     const second = await rollout("exec", [pg.busy.resource], "create table two (id int);");
     const waiting = await ok("GET", `/v1/${second.name}`);
     assert.equal(waiting.tasks[0].state, "PENDING");
     assert.equal(waiting.tasks[0].waitingReason, "database busy");
+    // The waiting run's job has ended, and let its run's lock go (it is dispatched again, and must find the lock free).
+    const secondRunId = Number(String(waiting.tasks[0].latestTaskRun).split("/").at(-1));
+    const exists = async (query: ReturnType<typeof sql.fragment>) => app.db.oneFirst(sql.type(z.object({ found: z.boolean() }))`select exists (${query}) as found`);
+    await eventually(async () => !(await exists(sql.fragment`select 1 from graphile_worker._private_jobs where key = ${`taskRun:${secondRunId}`}`)));
+    const runLockHeld = await exists(sql.fragment`
+      select 1 from pg_locks where locktype = 'advisory' and classid = ${TASK_RUN_LOCK_CLASS} and objid = ${secondRunId} and objsubid = 2
+        and database = (select oid from pg_database where datname = current_database())`);
+    assert.equal(runLockHeld, false);
     const firstRun = await runInState(first.tasks[0], FINAL);
     const secondRun = await runInState(second.tasks[0], FINAL);
     assert.deepEqual([firstRun.state, secondRun.state], ["DONE", "DONE"]);
