@@ -136,10 +136,13 @@ export interface ClaimAnswer {
 }
 
 /**
- * A step (CTE) that makes the statement's own transaction commit without
- * waiting for its WAL flush; it takes effect when the statement reads it.
+ * A step (CTE) named `commit_mode` that makes the statement's own
+ * transaction commit without waiting for its WAL flush when `unflushed`
+ * holds (a null is false); it takes effect when the statement reads it.
  */
-const ASYNC_COMMIT = sql.fragment`async_commit as materialized (select set_config('synchronous_commit', 'off', true))`;
+function commitModeStep(unflushed: FragmentSqlToken) {
+  return sql.fragment`commit_mode as materialized (select set_config('synchronous_commit', case when ${unflushed} then 'off' else 'on' end, true))`;
+}
 
 /**
  * PENDING → RUNNING, its task (locked first) RUNNING, in one prepared
@@ -154,7 +157,7 @@ const ASYNC_COMMIT = sql.fragment`async_commit as materialized (select set_confi
  * a share lock on its setting's row, which a switch of the pause locks for
  * update: either the switch waits for this start and then finds the run
  * RUNNING, or this start reads the pause as the switch committed it.
- * It commits without waiting for its WAL flush (ASYNC_COMMIT): a start that
+ * It commits without waiting for its WAL flush (commitModeStep): a start that
  * a crash of the store loses has applied nothing, since the run's session
  * record, which commits durably after it (and so flushes it), comes before
  * anything of the script is applied.
@@ -166,7 +169,7 @@ export async function claimPendingRun(
   windowSeen: Record<string, unknown> | undefined,
 ): Promise<ClaimAnswer | undefined> {
   const row = await db.maybeOne(sql.prepared("task_run.claim", claimRow)`
-    with ${ASYNC_COMMIT},
+    with ${commitModeStep(sql.fragment`true`)},
     pause as (select value, value->'enabled' = 'true'::jsonb as enabled from setting where name = 'EMERGENCY_PAUSE' for share),
     ${lockedTaskStep(id, ["PENDING"])},
     facts as (
@@ -183,7 +186,7 @@ export async function claimPendingRun(
     started_task as (update task t set state = 'RUNNING', update_time = now() from started_run where t.id = started_run.task_id)
     select f.rollout_state, f.plan_check_errors, f.database_busy, f.slot_limited, f.paused, f.pause, f.window_changed,
            exists (select 1 from started_run) as started
-    from facts f, async_commit`);
+    from facts f, commit_mode`);
   if (!row) return undefined;
   const facts = { rolloutState: row.rollout_state, planCheckErrors: row.plan_check_errors, databaseBusy: row.database_busy };
   return { facts, slotLimited: row.slot_limited, paused: row.paused, pause: row.pause ?? undefined, windowChanged: row.window_changed, started: row.started };
@@ -248,8 +251,7 @@ export async function markRunEnded(
     (await db.maybeOne(sql.prepared(jobsOnEnd.statementName, taskRunRow)`
       ${withTask},
       jobs_added as (${jobsOnEnd.add}),
-      commit_mode as materialized (
-        select set_config('synchronous_commit', case when transactional then 'off' else 'on' end, true) from task_run where id = ${id})
+      ${commitModeStep(sql.fragment`(select transactional from task_run where id = ${id})`)}
       select ended.* from ended, lateral (select count(*) from jobs_added) as added, commit_mode`)) ?? undefined
   );
 }
