@@ -149,8 +149,9 @@ const DUE = sql.fragment`r.state = 'PENDING' and (r.run_at is null or r.run_at <
 /**
  * The due PENDING runs of the ended run's target database. Its tasks are
  * found first, by their index (the task of a PENDING run is PENDING), and
- * then their runs: a plan made while the statistics still miss a new
- * rollout's runs would otherwise go through every PENDING run.
+ * then their runs, by state and task (task_run_active): a plan made while
+ * the statistics still miss a new rollout's runs would otherwise go through
+ * every PENDING run.
  */
 function targetWaiters(ended: RunTarget) {
   return sql.fragment`
