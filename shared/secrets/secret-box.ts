@@ -3,7 +3,7 @@
 // so it can sit in a text column or inside a JSON payload and be found again
 // when the key is rotated. The key id (first bytes of the key's SHA-256) lets
 // a mismatched key be reported plainly instead of as a decryption failure.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes } from "node:crypto";
 
 export interface SecretBox {
   readonly keyId: string;
@@ -23,11 +23,12 @@ export class SecretKeyMismatch extends Error {
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== KEY_BYTES) throw new Error(`a secret key is ${KEY_BYTES} bytes, got ${key.length}`);
   const keyId = secretKeyId(key);
+  const cipherKey = createSecretKey(key); // made once: a raw key would be made into a key object on every call
   return {
     keyId,
     seal(plain) {
       const nonce = randomBytes(NONCE_BYTES);
-      const cipher = createCipheriv("aes-256-gcm", key, nonce);
+      const cipher = createCipheriv("aes-256-gcm", cipherKey, nonce);
       const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
       return `${PREFIX}${keyId}:${Buffer.concat([nonce, cipher.getAuthTag(), body]).toString("base64")}`;
     },
@@ -37,7 +38,7 @@ export function createSecretBox(key: Buffer): SecretBox {
         throw new SecretKeyMismatch(`a stored secret was sealed with key ${sealedKeyId}, but the configured key is ${keyId}`);
       }
       const bytes = Buffer.from(payload, "base64");
-      const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, NONCE_BYTES));
+      const decipher = createDecipheriv("aes-256-gcm", cipherKey, bytes.subarray(0, NONCE_BYTES));
       decipher.setAuthTag(bytes.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
       return Buffer.concat([decipher.update(bytes.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
     },
