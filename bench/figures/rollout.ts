@@ -11,7 +11,7 @@
 //     connections as the worker runs jobs (target: ≤ 1.5× the bare time).
 //     Rollout and script alternate for ROUNDS rounds (a new table each), and
 //     the round with the median ratio is reported, with every round's ratio:
-//     one round moves ±10–15% on a busy machine.
+//     one round moves ±10–15% on a busy machine, so five rounds are run.
 // The ratios are baseline/value: the share of the bare speed.
 import { setTimeout as sleep } from "node:timers/promises";
 import { Logger, run } from "graphile-worker";
@@ -32,7 +32,7 @@ const APPROVALS = 100;
 /** BENCH_ROLLOUT_DATABASES overrides it for a quicker look. */
 const DATABASES = Number(process.env.BENCH_ROLLOUT_DATABASES ?? 500);
 /** BENCH_ROLLOUT_ROUNDS overrides it. */
-const ROUNDS = Number(process.env.BENCH_ROLLOUT_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROLLOUT_ROUNDS ?? 5);
 /** The worker's job concurrency (worker/worker.ts DEFAULT_CONCURRENCY): the bare script uses as many connections. */
 const WORKER_CONCURRENCY = 5;
 const TARGET_P50_MS = 25;
