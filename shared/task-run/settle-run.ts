@@ -18,11 +18,12 @@ import { appendRunDetail, dispatchWaitingRuns, targetWaitersDispatch, type RunTa
  * than the run, its task and its log is one statement with the dispatch of
  * the runs waiting for its database, where the rollout has no parallel
  * limit (it commits without waiting for the WAL flush when the run ran in
- * one transaction, markRunEnded); under a limit the dispatch is a statement of its own after the end
- * (ends of one rollout at once would each count the others as running): a
- * worker lost between the two leaves the waiting runs without a job, which
- * the reconciler gives them. Anything more (a continuation, a failure's issue
- * event, a revision) is written in one transaction with the end.
+ * one transaction, markRunEnded); under a limit the dispatch is a statement
+ * of its own after the end (ends of one rollout at once would each count
+ * the others as running): a worker lost between the two leaves the waiting
+ * runs without a job, which the reconciler gives them. Anything more (a
+ * continuation, a failure's issue event, a revision) is written in one
+ * transaction with the end.
  */
 export async function settleRun(
   db: Db,
