@@ -9,6 +9,12 @@
 //     rollout's creation to the end of its last task run, against a bare
 //     script running the same DDL on the same 500 databases with as many
 //     connections as the worker runs jobs (target: ≤ 1.5× the bare time).
+//     The 500 databases are on a server of their own, a second embedded
+//     PostgreSQL on the cores other than the server core (placeServers): the
+//     metadata store is never a target in a deployment, and there the
+//     targets' servers do not share their CPUs with the platform. The
+//     platform and the bare script, which stands in for it, run on the
+//     server core.
 //     Rollout and script alternate for ROUNDS rounds (a new table each), and
 //     the round with the median ratio is reported, with every round's ratio:
 //     one round moves ±10–15% on a busy machine, so five rounds are run.
@@ -17,10 +23,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Logger, run } from "graphile-worker";
 import pg from "pg";
 import { startChildProcess, startChildServer, type ChildServer } from "../harness/child-server.ts";
-import { processCpuSeconds } from "../harness/cpu.ts";
-import { postgresCpuReader, type CpuReader } from "../harness/postgres-cpu.ts";
+import { childPids, place, processCpuSeconds } from "../harness/cpu.ts";
+import { postgresCpuReader, postmasterPid, type CpuReader } from "../harness/postgres-cpu.ts";
 import { Latencies, percentile } from "../harness/load-result.ts";
 import { note, ratioOf, type BenchContext, type Figure, type Row } from "../harness/types.ts";
+import { startEmbeddedServer } from "../../test/helpers/postgres-server.ts";
 import { makeUser } from "../../test/helpers/users.ts";
 import { createDb } from "../../shared/platform/db.ts";
 import { stderrLogger } from "../harness/database.ts";
@@ -29,6 +36,8 @@ import { userMember } from "../../shared/iam/members.ts";
 
 const LOGIN = { loginId: "bench-rollout", password: "Bench-Rollout-Pass-9" };
 const APPROVALS = 100;
+/** The database on the targets' server that the approval latency's changes target. */
+const LATENCY_DATABASE = "svc_bench_latency";
 /** BENCH_ROLLOUT_DATABASES overrides it for a quicker look. */
 const DATABASES = Number(process.env.BENCH_ROLLOUT_DATABASES ?? 500);
 /** BENCH_ROLLOUT_ROUNDS overrides it. */
@@ -47,39 +56,84 @@ export const rolloutFigure: Figure = {
   async run(context: BenchContext): Promise<Row[]> {
     const env = { BENCH_PG_URL: context.databaseUrl };
     await createBenchAdmin(context.databaseUrl);
+    const targetServer = await startEmbeddedServer(stderrLogger());
     let server: ChildServer | undefined;
     let worker: Omit<ChildServer, "port"> | undefined;
-    const databases: string[] = [];
+    let placement: Placement | undefined;
     try {
+      const targetUrl = targetServer.adminUrl;
       server = await startChildServer("server-process.ts", env, context.cpuProfDir);
       worker = await startChildProcess("worker-process.ts", env, context.cpuProfDir);
       const api = await apiClient(server.port);
-      await prepareProject(api, context.databaseUrl);
-      const latency = await approveToRunning(api, context.databaseUrl);
+      await prepareProject(api, targetUrl);
+      const latency = await approveToRunning(api, context.databaseUrl, targetUrl);
       const bare = await bareDispatch(context.databaseUrl);
-      databases.push(...(await createTargets(context.databaseUrl)));
+      const databases = await createTargets(targetUrl);
       await adopt(api, context.databaseUrl, databases);
-      const readPostgresCpu = await postgresCpuReader(context.databaseUrl);
+      placement = await placeServers(context.databaseUrl, targetUrl);
+      const readPostgresCpu = sumOf(await postgresCpuReader(context.databaseUrl), await postgresCpuReader(targetUrl));
       const rounds: Round[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const rolloutCpu = cpuOf([server.pid, worker.pid], readPostgresCpu);
         const rolloutMs = await rolloutTo(api, context.databaseUrl, databases, rolloutCpu, `bench_rollout_${round}`);
         const rolledCpu = rolloutCpu.spent();
-        await adminQuery(context.databaseUrl, "checkpoint");
+        await checkpoint(context.databaseUrl, targetUrl);
         const scriptCpu = cpuOf([], readPostgresCpu);
         scriptCpu.start();
-        const scriptMs = await bareScript(context.databaseUrl, databases, `bench_bare_${round}`);
+        const scriptMs = await bareScript(targetUrl, databases, `bench_bare_${round}`);
         rounds.push({ rolloutMs, scriptMs, rolloutCpu: rolledCpu, scriptCpu: scriptCpu.spent() });
-        await adminQuery(context.databaseUrl, "checkpoint");
+        await checkpoint(context.databaseUrl, targetUrl);
       }
       return [latencyRow(latency, bare), throughputRow(rounds), cpuRow(rounds)];
     } finally {
+      placement?.undo();
       await worker?.stop();
       await server?.stop();
-      await dropTargets(context.databaseUrl, databases);
+      await targetServer.stop();
     }
   },
 };
+
+/** Undoes a placement of processes on cores. */
+interface Placement {
+  undo(): void;
+}
+
+/**
+ * Gives the targets' server cores of its own, as a deployment's database
+ * servers have: it runs on the cores other than the server core, where the
+ * platform runs (the API server and the worker already, now the metadata
+ * store too) and this process, which runs the bare script (in both
+ * phases, one side orchestrates and the other executes). Without pinning
+ * (fewer than two cores, or no taskset) everything shares the CPUs.
+ */
+async function placeServers(storeUrl: string, targetUrl: string): Promise<Placement | undefined> {
+  const store = await postmasterPid(storeUrl);
+  const targets = await postmasterPid(targetUrl);
+  if (store === undefined || targets === undefined || !place([process.pid], "server-core")) {
+    note("not pinning CPUs: the metadata store, the targets and the platform share them");
+    return undefined;
+  }
+  const storeProcesses = [store, ...childPids(store)];
+  place(storeProcesses, "server-core");
+  place([targets, ...childPids(targets)], "other-cores");
+  note("the targets' server pinned to the cores other than the server core; the metadata store, the API server, the worker and the bare script on the server core");
+  return {
+    undo() {
+      place([process.pid], "other-cores");
+      place([...storeProcesses, ...childPids(store)], "anywhere");
+    },
+  };
+}
+
+function sumOf(...readers: (CpuReader | undefined)[]): CpuReader | undefined {
+  if (readers.some((reader) => reader === undefined)) return undefined;
+  return () => readers.reduce((sum, reader) => sum + reader!(), 0);
+}
+
+async function checkpoint(...serverUrls: string[]): Promise<void> {
+  for (const url of serverUrls) await adminQuery(url, "checkpoint");
+}
 
 /** The bench's user, a workspace admin (it creates the project, the instance and the approval rule). */
 async function createBenchAdmin(databaseUrl: string): Promise<void> {
@@ -117,7 +171,7 @@ async function apiClient(port: number): Promise<Api> {
 /**
  * Project `bench` with self-approval allowed and one rule asking a project
  * owner to approve changes in `test` (an AUTOMATIC environment), and an
- * instance on the bench's PostgreSQL server.
+ * instance on the targets' server.
  */
 async function prepareProject(api: Api, databaseUrl: string): Promise<void> {
   await api.call("POST", "/v1/projects?projectId=bench", { title: "Bench", allowSelfApproval: true });
@@ -174,10 +228,10 @@ async function settled(api: Api, issue: string): Promise<Json> {
 }
 
 /** ApproveIssue sent → the first task run's start_time, APPROVALS times in turn. */
-async function approveToRunning(api: Api, databaseUrl: string): Promise<Latencies> {
-  const own = new URL(databaseUrl).pathname.slice(1);
-  await adopt(api, databaseUrl, [own]);
-  const target = `instances/bench/databases/${own}`;
+async function approveToRunning(api: Api, databaseUrl: string, targetUrl: string): Promise<Latencies> {
+  await adminQuery(targetUrl, `create database ${LATENCY_DATABASE}`);
+  await adopt(api, databaseUrl, [LATENCY_DATABASE]);
+  const target = `instances/bench/databases/${LATENCY_DATABASE}`;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const latencies = new Latencies();
@@ -253,10 +307,6 @@ async function createTargets(databaseUrl: string): Promise<string[]> {
   await inParallel(names, 4, (name) => adminQuery(withDatabase(databaseUrl, name), "select 1"));
   await adminQuery(databaseUrl, "checkpoint");
   return names;
-}
-
-async function dropTargets(databaseUrl: string, names: readonly string[]): Promise<void> {
-  await inParallel(names, 4, (name) => adminQuery(databaseUrl, `drop database if exists ${name} with (force)`).catch(() => undefined));
 }
 
 async function adminQuery(databaseUrl: string, text: string): Promise<void> {

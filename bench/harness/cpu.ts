@@ -17,11 +17,21 @@ function hasTaskset(): boolean {
   }
 }
 
-const pinning = availableParallelism() >= 2 && hasTaskset();
+/** Read before this process pins itself: availableParallelism() then counts only its own cores. */
+const CORES = availableParallelism();
+const pinning = CORES >= 2 && hasTaskset();
 
 /** The command line that starts `args` pinned to the server core when pinning is possible. */
 export function pinnedToServerCore(command: string, args: string[]): [string, string[]] {
   return pinning ? ["taskset", ["-c", SERVER_CORE, command, ...args]] : [command, args];
+}
+
+/** Where a process may run: the server core, the other cores, or anywhere. */
+export type Place = "server-core" | "other-cores" | "anywhere";
+
+function coresOf(place: Place): string {
+  const last = CORES - 1;
+  return place === "server-core" ? SERVER_CORE : place === "other-cores" ? `1-${last}` : `0-${last}`;
 }
 
 /**
@@ -33,9 +43,18 @@ export function pinSelfToGeneratorCores(): void {
     note("not pinning CPUs (needs taskset and 2+ cores): servers and load generator share the CPUs");
     return;
   }
-  const cores = `1-${availableParallelism() - 1}`;
-  execFileSync("taskset", ["-a", "-p", "-c", cores, String(process.pid)], { stdio: "ignore" });
-  note(`servers pinned to core ${SERVER_CORE}, load generator to core(s) ${cores}`);
+  place([process.pid], "other-cores");
+  note(`servers pinned to core ${SERVER_CORE}, load generator to core(s) ${coresOf("other-cores")}`);
+}
+
+/**
+ * Moves processes (every thread of each) to `where`; the children a process
+ * starts later inherit it. False when pinning is not possible (nothing moved).
+ */
+export function place(pids: readonly number[], where: Place): boolean {
+  if (!pinning) return false;
+  for (const pid of pids) execFileSync("taskset", ["-a", "-p", "-c", coresOf(where), String(pid)], { stdio: "ignore" });
+  return true;
 }
 
 /** CPU seconds (user + system) a process has used so far; undefined without /proc. */

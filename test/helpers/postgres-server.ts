@@ -21,6 +21,11 @@ export async function startPostgresServer(logger: Logger): Promise<PostgresServe
   if (process.env.PG_URL) {
     return { adminUrl: withDatabase(process.env.PG_URL, "postgres"), label: "the PostgreSQL server of PG_URL", stop: async () => {} };
   }
+  return startEmbeddedServer(logger);
+}
+
+/** An embedded server of its own, whatever PG_URL says. */
+export async function startEmbeddedServer(logger: Logger): Promise<PostgresServer> {
   const dataDir = await mkdtemp(join(tmpdir(), "svc-pg-"));
   await chmod(dataDir, 0o755); // the embedded server runs as the postgres user when we are root
   const embedded = await startEmbeddedPostgres(dataDir, logger);
