@@ -101,29 +101,30 @@ interface Placement {
 
 /**
  * Gives the targets' server cores of its own, as a deployment's database
- * servers have: it runs on the cores other than the server core, where the
- * platform runs (the API server and the worker already, now the metadata
- * store too) and this process, which runs the bare script (in both
- * phases, one side orchestrates and the other executes). Without pinning
- * (fewer than two cores, or no taskset) everything shares the CPUs.
+ * servers have: the cores other than the server core. The platform keeps
+ * the server core (the API server and the worker start there; the metadata
+ * store joins them), and so does this process, which runs the bare script:
+ * in both phases one side orchestrates and the other executes. Without
+ * pinning (fewer than two cores, no taskset, or a store this user may not
+ * move) everything shares the CPUs.
  */
 async function placeServers(storeUrl: string, targetUrl: string): Promise<Placement | undefined> {
   const store = await postmasterPid(storeUrl);
   const targets = await postmasterPid(targetUrl);
-  if (store === undefined || targets === undefined || !place([process.pid], "server-core")) {
+  const storeProcesses = store === undefined ? [] : [store, ...childPids(store)];
+  const undo = () => {
+    place([process.pid], "other-cores");
+    if (store !== undefined) place([...storeProcesses, ...childPids(store)], "anywhere");
+  };
+  const placed = store !== undefined && targets !== undefined
+    && place([process.pid], "server-core") && place(storeProcesses, "server-core") && place([targets, ...childPids(targets)], "other-cores");
+  if (!placed) {
+    undo();
     note("not pinning CPUs: the metadata store, the targets and the platform share them");
     return undefined;
   }
-  const storeProcesses = [store, ...childPids(store)];
-  place(storeProcesses, "server-core");
-  place([targets, ...childPids(targets)], "other-cores");
   note("the targets' server pinned to the cores other than the server core; the metadata store, the API server, the worker and the bare script on the server core");
-  return {
-    undo() {
-      place([process.pid], "other-cores");
-      place([...storeProcesses, ...childPids(store)], "anywhere");
-    },
-  };
+  return { undo };
 }
 
 function sumOf(...readers: (CpuReader | undefined)[]): CpuReader | undefined {

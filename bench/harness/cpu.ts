@@ -49,12 +49,17 @@ export function pinSelfToGeneratorCores(): void {
 
 /**
  * Moves processes (every thread of each) to `where`; the children a process
- * starts later inherit it. False when pinning is not possible (nothing moved).
+ * starts later inherit it. False when pinning is not possible or a process
+ * may not be moved (another user's server): those before it were moved.
  */
 export function place(pids: readonly number[], where: Place): boolean {
   if (!pinning) return false;
-  for (const pid of pids) execFileSync("taskset", ["-a", "-p", "-c", coresOf(where), String(pid)], { stdio: "ignore" });
-  return true;
+  try {
+    for (const pid of pids) execFileSync("taskset", ["-a", "-p", "-c", coresOf(where), String(pid)], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** CPU seconds (user + system) a process has used so far; undefined without /proc. */
