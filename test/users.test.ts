@@ -73,6 +73,30 @@ describe("users", () => {
     assert.match(String((refused.body as unknown as { message: string }).message), /sign-up is disabled/);
   });
 
+  it("takes UpdateUser's mask from the updateMask query parameter too (§0.4, §5.1)", async () => {
+    assert.equal((await create("quinn", { password: STRONG_PASSWORD }, admin)).status, 200);
+    const token = (await login("quinn")).body.accessToken;
+    const changed = await rest<User>("PATCH", "/v1/users/quinn?updateMask=password", {
+      token,
+      body: { user: { password: "Another-Horse-7-Battery" }, currentPassword: STRONG_PASSWORD },
+    });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.equal((await login("quinn", "Another-Horse-7-Battery")).status, 200);
+    const titled = await rest<User & { title?: string }>("PATCH", "/v1/users/quinn?update_mask=title", { token: admin, body: { user: { title: "Quinn Q" } } });
+    assert.equal(titled.body.title, "Quinn Q", JSON.stringify(titled.body));
+    const twice = await rest<{ message: string }>("PATCH", "/v1/users/quinn?updateMask=email", {
+      token: admin,
+      body: { user: { title: "x", email: "q@example.com" }, updateMask: "title" },
+    });
+    assert.equal(twice.status, 400);
+    assert.match(twice.body.message, /updateMask is given in the body and in the query/);
+    const same = await rest<User & { title?: string }>("PATCH", "/v1/users/quinn?updateMask=title", {
+      token: admin,
+      body: { user: { title: "Quinn R" }, updateMask: "title" },
+    });
+    assert.equal(same.body.title, "Quinn R", JSON.stringify(same.body));
+  });
+
   it("gives a service account a key, shown once, that authenticates but cannot sign in with a password", async () => {
     const reply = await create("ci-bot", { type: "SERVICE_ACCOUNT" }, admin);
     assert.equal(reply.status, 200, JSON.stringify(reply.body));

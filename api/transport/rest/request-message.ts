@@ -43,15 +43,15 @@ interface Assignment {
 export function buildRequestMessage(schema: DescMessage, input: RestInput): Message {
   const json: JsonObject = knownFieldsOnly(schema, bodyJson(schema, input.bodyField, input.body));
   const masks: { path: DescField[]; paths: string[] }[] = [];
-  if (input.bodyField !== "*") {
-    for (const [key, raw] of Object.entries(input.query)) {
-      if (raw === undefined) continue;
-      const path = resolvePath(schema, key);
-      if (!path || path[0]!.name === input.bodyField) continue; // unknown keys are ignored
-      const leaf = path[path.length - 1]!;
-      if (isFieldMask(leaf)) masks.push({ path, paths: maskPaths(raw) });
-      else assign(json, { path, value: queryValue(key, leaf, raw) });
-    }
+  for (const [key, raw] of Object.entries(input.query)) {
+    if (raw === undefined) continue;
+    const path = resolvePath(schema, key);
+    if (!path || path[0]!.name === input.bodyField) continue; // unknown keys are ignored
+    const leaf = path[path.length - 1]!;
+    // With body "*" every field travels in the body, but an update mask may
+    // always come as a query parameter (contract §0.4).
+    if (isFieldMask(leaf)) masks.push({ path, paths: maskPaths(raw) });
+    else if (input.bodyField !== "*") assign(json, { path, value: queryValue(key, leaf, raw) });
   }
   for (const [fieldPath, value] of input.pathValues) {
     const path = resolvePath(schema, fieldPath);
@@ -65,7 +65,7 @@ export function buildRequestMessage(schema: DescMessage, input: RestInput): Mess
   } catch (error) {
     throw invalidArgument(`invalid request: ${(error as Error).message}`);
   }
-  for (const mask of masks) setField(message, mask.path, create(FieldMaskSchema, { paths: mask.paths }));
+  for (const mask of masks) setMask(message, mask.path, mask.paths);
   return message;
 }
 
@@ -163,11 +163,17 @@ function maskPaths(raw: string | string[]): string[] {
     .map(snakeCase);
 }
 
-function setField(message: Message, path: DescField[], value: Message): void {
+/** Sets a mask given in the query; one also given in the body must name the same paths. */
+function setMask(message: Message, path: DescField[], paths: string[]): void {
   let target = message as unknown as Record<string, unknown>;
   for (const field of path.slice(0, -1)) {
     target[field.localName] ??= create(field.message!, {});
     target = target[field.localName] as Record<string, unknown>;
   }
-  target[path[path.length - 1]!.localName] = value;
+  const leaf = path[path.length - 1]!;
+  const inBody = (target[leaf.localName] as { paths: string[] } | undefined)?.paths ?? [];
+  if (inBody.length > 0 && inBody.join(",") !== paths.join(",")) {
+    throw invalidArgument(`${leaf.jsonName} is given in the body and in the query with different paths; give it once`);
+  }
+  target[leaf.localName] = create(FieldMaskSchema, { paths });
 }
