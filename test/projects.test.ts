@@ -83,6 +83,10 @@ describe("projects", () => {
     assert.deepEqual([stale.status, stale.body.code], [409, "aborted"]);
     const state = await call("PATCH", "/v1/projects/billing?updateMask=state", { state: "DELETED" });
     assert.deepEqual([state.body.code, state.body.message], ["invalid_argument", "update_mask: field state is output only"]);
+    const outputOnly = await call("PATCH", "/v1/projects/billing?updateMask=createTime", {});
+    assert.equal(outputOnly.body.message, "update_mask: field createTime is output only");
+    const unknown = await call("PATCH", "/v1/projects/billing?update_mask=allow_self_approvals", {});
+    assert.match(String(unknown.body.message), /^update_mask: unknown field "allowSelfApprovals"; editable fields: title, .*allowSelfApproval/);
   });
 
   it("soft-deletes a project, moving nothing it does not own, and restores it; the default project stays", async () => {

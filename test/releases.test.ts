@@ -128,7 +128,7 @@ describe("releases", () => {
     const refusals: [string, string][] = [
       ["files", "update_mask: files cannot change: a release is immutable except its title"],
       ["release.files", "update_mask: release.files cannot change: a release is immutable except its title"],
-      ["vcsSource", "update_mask: vcs_source cannot change: a release is immutable except its title"],
+      ["vcsSource", "update_mask: vcsSource cannot change: a release is immutable except its title"],
       ["state", "update_mask: field state is output only"],
       ["", "update_mask is required; editable fields: title"],
     ];

@@ -128,6 +128,10 @@ describe("settings", () => {
     refused(await patch("WORKSPACE_PROFILE", { workspaceProfile: { accessTokenDuration: "soon" } }, "workspaceProfile.accessTokenDuration"), 400, /workspaceProfile\.accessTokenDuration.*invalid duration/);
     refused(await patch("WORKSPACE_PROFILE", { workspaceProfile: { databaseChangeMode: "SOMETIMES" } }, "workspaceProfile.databaseChangeMode"), 400, /DatabaseChangeMode.*SOMETIMES/);
     refused(await patch("WORKSPACE_PROFILE", { workspaceProfile: {} }, "workspaceProfile.colour"), 400, /workspaceProfile\.colour" is not a field/);
+    // Unknown paths are named as the client wrote them, not in snake_case (§1.3).
+    refused(await patch("WORKSPACE_PROFILE", { workspaceProfile: {} }, "workspaceProfile.noSuchField"), 400, /"workspaceProfile\.noSuchField" is not a field/);
+    refused(await patch("WORKSPACE_PROFILE", { workspaceProfile: {} }, "workspaceProfile.passwordRestriction.maxAgeDays"), 400, /"workspaceProfile\.passwordRestriction\.maxAgeDays" is not a field/);
+    refused(await patch("WORKSPACE_PROFILE", { workspaceProfile: {} }, "workspaceProfil.title"), 400, /"workspaceProfil\.title" is not a field of workspaceProfile/);
     refused(await patch("WORKSPACE_PROFILE", { workspaceProfile: {} }, "workspaceProfile.title.x"), 400, /has no fields below it/);
     refused(await patch("EMERGENCY_PAUSE", { emergencyPause: { updater: "users/mallory" } }, "emergencyPause.updater"), 400, /field "emergencyPause\.updater" is output only/);
     refused(await patch("EMAIL", { email: { smtp: { passwordSet: true } } }, "email.smtp.password_set"), 400, /field "email\.smtp\.passwordSet" is output only/);
@@ -344,6 +348,16 @@ describe("settings", () => {
         { headers },
       ),
       (e: ConnectError) => e.code === Code.InvalidArgument && /minLength/.test(e.message),
+    );
+    await assert.rejects(
+      client.updateSetting(
+        {
+          setting: { name: "settings/WORKSPACE_PROFILE", value: { value: { case: "workspaceProfile", value: create(WorkspaceProfileSettingSchema, {}) } } },
+          updateMask: { paths: ["workspace_profile.no_such_field"] },
+        },
+        { headers },
+      ),
+      (e: ConnectError) => e.code === Code.InvalidArgument && e.rawMessage === 'update_mask: "workspaceProfile.noSuchField" is not a field',
     );
   });
 });

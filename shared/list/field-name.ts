@@ -7,6 +7,11 @@ export function snakeCase(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
+/** The JSON (lowerCamelCase) form of a field name or dotted path: "password_restriction.min_length" → "passwordRestriction.minLength". */
+export function jsonName(path: string): string {
+  return path.replace(/_([a-z0-9])/g, (_, next: string) => next.toUpperCase());
+}
+
 export interface FieldResolver {
   /** The canonical key for a name as written in a request, if it is known. */
   resolve(name: string): string | undefined;

@@ -2,7 +2,7 @@
 // changing the title (nothing else ever changes), soft deletion and restoring.
 import type { CommonQueryMethods } from "slonik";
 import type { CallAudit } from "../audit/call-audit.ts";
-import { snakeCase } from "../list/field-name.ts";
+import { jsonName, snakeCase } from "../list/field-name.ts";
 import { maskFields } from "../list/update-mask.ts";
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { RESOURCE_ID_PATTERN, checkRequestId } from "../platform/names.ts";
@@ -96,7 +96,7 @@ async function conflictingCreate(tx: CommonQueryMethods, release: NewRelease): P
 /** Changes the title, the one field that may change (update_mask title). */
 export async function updateReleaseTitle(tx: CommonQueryMethods, ref: ReleaseRef, paths: readonly string[], title: string): Promise<ReleaseRow> {
   const immutable = paths.find((p) => IMMUTABLE.includes(snakeCase(p.replace(/^release\./, ""))));
-  if (immutable) throw invalidArgument(`update_mask: ${immutable} cannot change: a release is immutable except its title`);
+  if (immutable) throw invalidArgument(`update_mask: ${jsonName(immutable)} cannot change: a release is immutable except its title`);
   maskFields(paths, MASK);
   await activeRelease(tx, ref, true);
   return setReleaseTitle(tx, ref.projectId, ref.id, title.trim());

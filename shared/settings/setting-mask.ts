@@ -7,6 +7,7 @@
 // (§0.5). Errors show paths in their JSON form.
 import type { DescField } from "@bufbuild/protobuf";
 import type { ReflectMessage } from "@bufbuild/protobuf/reflect";
+import { jsonName } from "../list/field-name.ts";
 import { invalidArgument } from "../platform/errors.ts";
 import { isOutputOnlyField } from "../secrets/secret-fields.ts";
 
@@ -20,7 +21,7 @@ export function parseMaskPaths(paths: readonly string[], payload: DescField): Ma
     const segments = raw.trim().split(".");
     if (segments[0] === "value") segments.shift();
     if (segments.length === 1 && segments[0] === "*") return [];
-    if (!namesField(payload, segments[0])) throw invalidArgument(`update_mask: "${raw}" is not a field of ${payload.jsonName}`);
+    if (!namesField(payload, segments[0])) throw invalidArgument(`update_mask: "${jsonName(raw.trim())}" is not a field of ${payload.jsonName}`);
     return segments.slice(1);
   });
 }
@@ -37,7 +38,7 @@ export function applyMask(target: ReflectMessage, written: ReflectMessage, paths
     const shown = [payload.jsonName];
     path.forEach((name, i) => {
       const field = into.desc.fields.find((f) => namesField(f, name));
-      shown.push(field?.jsonName ?? name);
+      shown.push(field?.jsonName ?? jsonName(name));
       if (!field) throw invalidArgument(`update_mask: "${shown.join(".")}" is not a field`);
       if (isOutputOnlyField(field)) throw invalidArgument(`update_mask: field "${shown.join(".")}" is output only`);
       if (i === path.length - 1) return copyField(into, from, field);

@@ -10,7 +10,7 @@ import { AuditAction } from "../audit/actions.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
 import type { Principal } from "../auth/principal.ts";
 import { requirePermission, WORKSPACE } from "../iam/authorize.ts";
-import { snakeCase } from "../list/field-name.ts";
+import { maskFields, type MaskSpec } from "../list/update-mask.ts";
 import { failedPrecondition, invalidArgument, notFound, permissionDenied } from "../platform/errors.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
@@ -46,15 +46,19 @@ export interface UserUpdateResult {
   serviceKey?: string;
 }
 
-const EDITABLE = ["title", "email", "password", "mfa_enabled"] as const;
-type Field = (typeof EDITABLE)[number];
-const OUTPUT_ONLY = new Set([
-  "name", "login_id", "state", "create_time", "last_login_time", "last_change_password_time", "locked", "locked_until", "source", "type",
-  "service_key", "groups", "temp_otp_secret", "temp_otp_uri", "temp_otp_qr_code", "temp_recovery_codes",
-]);
+type Field = "title" | "email" | "password" | "mfa_enabled";
+const MASK: MaskSpec<Field> = {
+  resource: "user",
+  editable: ["title", "email", "password", "mfa_enabled"],
+  outputOnly: [
+    "name", "login_id", "state", "create_time", "last_login_time", "last_change_password_time", "locked", "locked_until", "source", "type",
+    "service_key", "groups", "temp_otp_secret", "temp_otp_uri", "temp_otp_qr_code", "temp_recovery_codes",
+  ],
+  emptyAllowedWith: "a regenerate flag",
+};
 
 export async function updateUser(audit: CallAudit, caller: Principal, secrets: SecretBox, profile: WorkspaceProfile, update: UserUpdate): Promise<UserUpdateResult> {
-  const fields = maskFields(update);
+  const fields = userMaskFields(update);
   const mfaChange: MfaChange = { ...update, enable: fields.includes("mfa_enabled") ? update.mfaEnabled : undefined };
   const mfa = isMfaChange(mfaChange);
   const tx = audit.tx;
@@ -108,21 +112,11 @@ async function checkNewPassword(audit: CallAudit, profile: WorkspaceProfile, use
   assertPasswordAllowed(update.password, profile.passwordRestriction, "user.password");
 }
 
-function maskFields(update: UserUpdate): Field[] {
-  const { paths } = update;
+function userMaskFields(update: UserUpdate): Field[] {
   const flagged = update.regenerateTempMfaSecret || update.regenerateRecoveryCodes || update.regenerateServiceKey;
-  if (paths.length === 0 && !flagged) {
-    throw invalidArgument(`update_mask is required (or a regenerate flag); editable fields: ${EDITABLE.join(", ")}`);
-  }
-  const fields = paths.map((path) => {
-    const snake = snakeCase(path.replace(/^user\./, ""));
-    if (OUTPUT_ONLY.has(snake)) throw invalidArgument(`update_mask: field ${path} is output only`);
-    const field = EDITABLE.find((f) => f === snake);
-    if (!field) throw invalidArgument(`update_mask: unknown field "${path}"; editable fields: ${EDITABLE.join(", ")}`);
-    return field;
-  });
+  const fields = [...maskFields(update.paths, MASK, flagged)];
   if (fields.includes("mfa_enabled") && (fields.length > 1 || flagged)) {
-    throw invalidArgument("update_mask: mfa_enabled is changed alone, without other fields or regenerate flags");
+    throw invalidArgument("update_mask: mfaEnabled is changed alone, without other fields or regenerate flags");
   }
   return fields;
 }
