@@ -295,10 +295,43 @@ describe("settings", () => {
     ok(await write([{ type: "SLACK", enabled: true, slack: { token: "xoxb-1" } }, { type: "TELEGRAM", telegram: { botToken: "bot-1", chatId: "42" } }]));
     const reply = ok(await write([{ type: "TELEGRAM", enabled: true, telegram: { chatId: "43" } }, { type: "SLACK", enabled: false, slack: {} }]));
     assert.deepEqual(reply.value.appIm.settings, [
-      { type: "TELEGRAM", enabled: true, telegram: { botTokenSet: true, chatId: "43" } },
+      { type: "TELEGRAM", enabled: true, telegram: { botTokenSet: true, chatIdSet: true } },
       { type: "SLACK", enabled: false, slack: { tokenSet: true } },
     ]);
     refused(await write([{ type: "SLACK" }, { type: "SLACK" }]), 400, /appIm\.settings\[1\]\.type repeats/);
+  });
+
+  it("never returns an IM credential: ids, codes and chats are input-only like the secrets (§7.4)", async () => {
+    const settings = [
+      { type: "FEISHU", feishu: { appId: "canary-feishu-app", appSecret: "canary-feishu-secret" } },
+      { type: "WECOM", wecom: { corpId: "canary-corp", agentId: "canary-agent", secret: "canary-wecom-secret" } },
+      { type: "LARK", lark: { appId: "canary-lark-app", appSecret: "canary-lark-secret" } },
+      { type: "DINGTALK", dingtalk: { clientId: "canary-ding-client", clientSecret: "canary-ding-secret", robotCode: "canary-robot" } },
+      { type: "TEAMS", teams: { tenantId: "canary-tenant", clientId: "canary-teams-client", clientSecret: "canary-teams-secret" } },
+      { type: "TELEGRAM", telegram: { botToken: "canary-bot", chatId: "canary-chat" } },
+    ];
+    const written = ok(await patch("APP_IM", { appIm: { settings } }, "appIm.settings"));
+    const expected = [
+      { type: "FEISHU", feishu: { appIdSet: true, appSecretSet: true } },
+      { type: "WECOM", wecom: { corpIdSet: true, agentIdSet: true, secretSet: true } },
+      { type: "LARK", lark: { appIdSet: true, appSecretSet: true } },
+      { type: "DINGTALK", dingtalk: { clientIdSet: true, clientSecretSet: true, robotCodeSet: true } },
+      { type: "TEAMS", teams: { tenantIdSet: true, clientIdSet: true, clientSecretSet: true } },
+      { type: "TELEGRAM", telegram: { botTokenSet: true, chatIdSet: true } },
+    ];
+    const shown = (entries: Json[]) => entries.map(({ enabled: _, ...entry }) => entry);
+    assert.deepEqual(shown(written.value.appIm.settings), expected);
+    assert.deepEqual(shown(ok(await get("APP_IM")).value.appIm.settings), expected);
+    const client = createClient(SettingService, createConnectTransport({ baseUrl: app.baseUrl, httpVersion: "1.1" }));
+    const viaConnect = await client.getSetting({ name: "settings/APP_IM" }, { headers: { authorization: `Bearer ${admin}` } });
+    assert.doesNotMatch(JSON.stringify(viaConnect.value), /canary/);
+    assert.doesNotMatch(JSON.stringify(await storedValue("APP_IM")), /canary/, "sealed at rest");
+    const audit = (await adminQuery(`select request, response, detail from audit_log where resource = 'settings/APP_IM'`, app.database.url)).rows;
+    assert.ok(audit.length > 0);
+    assert.doesNotMatch(JSON.stringify(audit), /canary/);
+    // A rewrite that leaves the ids out keeps them; "" removes one.
+    const kept = ok(await patch("APP_IM", { appIm: { settings: [{ type: "TELEGRAM", enabled: true, telegram: { chatId: "" } }] } }, "appIm.settings"));
+    assert.deepEqual(kept.value.appIm.settings, [{ type: "TELEGRAM", enabled: true, telegram: { botTokenSet: true, chatIdSet: false } }]);
   });
 
   it("refuses a stale etag with aborted", async () => {
