@@ -8,6 +8,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
+import { PlanService } from "../shared/gen/svc/v1/plan_service_pb.js";
 import { CheckReleaseResponse_RiskLevel, Release_File_ChangeType, ReleaseService } from "../shared/gen/svc/v1/release_service_pb.js";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
@@ -274,13 +275,19 @@ describe("releases", () => {
     const plan = made.body;
     assert.equal(plan.title, "Apply Tables");
     assert.deepEqual(
-      plan.specs.map((s: Json) => [s.changeDatabaseConfig.targets, s.changeDatabaseConfig.statement, s.releaseFile]),
+      plan.specs.map((s: Json) => [s.changeDatabaseConfig.targets, s.changeDatabaseConfig.statement, s.releaseSource]),
       [
-        [[b.name], files[1]!.statement, { release: release.name, path: "db/one.sql", version: "1.0", sha256: sha256(files[1]!.statement) }],
-        [[a.name, b.name], files[0]!.statement, { release: release.name, path: "migrations/1.1.sql", version: "1.1", sha256: sha256(files[0]!.statement) }],
+        [[b.name], files[1]!.statement, { release: release.name, file: "db/one.sql", version: "1.0", sha256: sha256(files[1]!.statement) }],
+        [[a.name, b.name], files[0]!.statement, { release: release.name, file: "migrations/1.1.sql", version: "1.1", sha256: sha256(files[0]!.statement) }],
       ],
     );
-    assert.deepEqual((await call("GET", `/v1/${plan.name}`)).body.specs.map((s: Json) => s.releaseFile.version), ["1.0", "1.1"], "the plan keeps the release files");
+    assert.deepEqual((await call("GET", `/v1/${plan.name}`)).body.specs.map((s: Json) => s.releaseSource.version), ["1.0", "1.1"], "the plan keeps the release files");
+    assert.deepEqual(plan.specs[0].releaseFile, { release: release.name, path: "db/one.sql", version: "1.0", sha256: sha256(files[1]!.statement) }, "the deprecated name, still answered");
+    const planViaConnect = await createClient(PlanService, createConnectTransport({ baseUrl: app.baseUrl, httpVersion: "1.1" })).getPlan(
+      { name: plan.name },
+      { headers: { authorization: `Bearer ${token.admin}` } },
+    );
+    assert.deepEqual(planViaConnect.specs.map((s) => [s.releaseSource?.release, s.releaseSource?.file]), [[release.name, "db/one.sql"], [release.name, "migrations/1.1.sql"]]);
     const audit = await sql(`select action, actor from audit_log where resource = '${plan.name}'`);
     assert.deepEqual(audit.rows.map((r) => [r.action, r.actor]), [["bb.plans.create", "users/dev"]]);
     const runs = await call("GET", `/v1/${plan.name}/planCheckRuns`);

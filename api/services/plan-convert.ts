@@ -23,7 +23,8 @@ export function toPlan(row: PlanRow, latestRun: CheckRunRow | undefined, links: 
     specs: row.specs.map((spec) => ({
       id: spec.id,
       changeDatabaseConfig: { targets: spec.targets, statement: spec.statement, type: Plan_ChangeDatabaseConfig_Type[spec.type] },
-      releaseFile: spec.releaseFile,
+      releaseSource: spec.releaseFile && { release: spec.releaseFile.release, file: spec.releaseFile.path, version: spec.releaseFile.version, sha256: spec.releaseFile.sha256 },
+      releaseFile: spec.releaseFile, // deprecated: the same as releaseSource
     })),
     state: Plan_State[row.state],
     creator: row.creator,
