@@ -16,6 +16,7 @@ import { overlayExternalUrl } from "../../shared/settings/external-url-flag.ts";
 import { effectiveValue, presentedValue } from "../../shared/settings/setting-value.ts";
 import { updateSetting } from "../../shared/settings/update-setting.ts";
 import { auditScope } from "../transport/audit-scope.ts";
+import { requestFacts } from "../transport/context.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";
 
@@ -65,6 +66,7 @@ export function settingService(deps: SettingDeps) {
           secrets: deps.secrets,
           updater: callerOf(context).name,
           externalUrlFlag: deps.externalUrl,
+          logger: requestFacts(context.values).logger,
           canonicalRole: (role) => findCanonicalRole(audit.tx, role),
         },
         { kind, value: written?.value ?? create(kind.schema), paths: req.updateMask?.paths ?? [], etag: req.etag || req.setting?.etag || "" },

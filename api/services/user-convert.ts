@@ -5,7 +5,7 @@ import { userName, type Principal } from "../../shared/auth/principal.ts";
 import { invalidArgument } from "../../shared/platform/errors.ts";
 import { parseLoginId } from "../../shared/platform/names.ts";
 import type { UserRow } from "../../shared/user/user.store.ts";
-import { groupName } from "../../shared/group/groups.ts";
+import { groupName } from "../../shared/group/group-name.ts";
 import { State, UserSchema, UserSource, UserType, type User } from "../../shared/gen/svc/v1/user_service_pb.js";
 
 const optionalTime = (date: Date | null | undefined) => (date ? timestampFromDate(date) : undefined);

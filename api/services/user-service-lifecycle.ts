@@ -21,6 +21,7 @@ const FILTER_FIELDS: FilterFields = {
   title: { kind: "substring" },
   state: { kind: "enum", values: ["ACTIVE", "DELETED"] },
   type: { kind: "enum", values: ["END_USER", "SERVICE_ACCOUNT"] },
+  outside_domains: { kind: "bool" },
 };
 
 type LifecycleMethods = Pick<ServiceImpl<typeof UserService>, "listUsers" | "createUser" | "deleteUser" | "undeleteUser">;
@@ -32,7 +33,8 @@ export function userLifecycleMethods(deps: UserDeps): LifecycleMethods {
       const query = JSON.stringify({ filter: req.filter, showDeleted: req.showDeleted });
       const limit = pageSize(req.pageSize);
       const [afterId = 0] = decodePageToken(req.pageToken, query) ?? [];
-      const rows = await listUsers(deps.db, { terms, showDeleted: req.showDeleted, afterId: Number(afterId), limit: limit + 1 });
+      const { domains } = await readWorkspaceProfile(deps.settings);
+      const rows = await listUsers(deps.db, { terms, showDeleted: req.showDeleted, domains, afterId: Number(afterId), limit: limit + 1 });
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       const loginIds = page.map((row) => row.loginId);

@@ -1,7 +1,8 @@
 // Groups of users (contract §5.2): reading, creating, updating (bb.groups.update
 // or an OWNER of the group) and deleting (refused while a binding names the
 // group). Membership acts on the members' next request, since permission
-// checks read it from the store each time.
+// checks read it from the store each time. A group e-mail written is held to
+// the workspace's domains while they are enforced (user/identity-domain.ts).
 import type { CommonQueryMethods } from "slonik";
 import { requirePermission, WORKSPACE } from "../iam/authorize.ts";
 import { scopesWithBinding } from "../iam/iam-policy.store.ts";
@@ -10,6 +11,8 @@ import { maskFields } from "../list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { RESOURCE_ID_PATTERN } from "../platform/names.ts";
 import { parseEmail } from "../user/email.ts";
+import { checkGroupDomain } from "../user/identity-domain.ts";
+import { groupName } from "./group-name.ts";
 import { membersOf, replaceMembers, type GroupMembership } from "./group-member.store.ts";
 import { checkedMembers, type MemberInput } from "./group-members.ts";
 import { deleteGroup as deleteRow, findGroup, insertGroup, updateGroup as updateRow, type GroupRow } from "./group.store.ts";
@@ -40,10 +43,6 @@ const MASK = {
   outputOnly: ["name", "source", "etag", "create_time", "update_time"],
 } as const;
 
-export function groupName(id: string): string {
-  return `groups/${id}`;
-}
-
 export async function getGroup(db: CommonQueryMethods, id: string): Promise<GroupView> {
   const row = await findGroup(db, id);
   if (!row) throw notFound(`group "${groupName(id)}" does not exist`);
@@ -61,7 +60,9 @@ export async function createGroup(tx: CommonQueryMethods, id: string, draft: Gro
     throw invalidArgument(`group_id: "${id}" is not a valid group id; it starts with a lower-case letter and has up to 63 lower-case letters, digits and hyphens`);
   }
   const members = await checkedMembers(tx, draft.members, "group.members");
-  const row = await insertGroup(tx, id, { ...draft, email: parseEmail(draft.email, "group.email") });
+  const email = parseEmail(draft.email, "group.email");
+  await checkGroupDomain(tx, email);
+  const row = await insertGroup(tx, id, { ...draft, email });
   if (!row) throw alreadyExists(`group "${groupName(id)}" already exists`);
   await replaceMembers(tx, id, members);
   return { ...row, members };
@@ -78,10 +79,12 @@ export async function updateGroup(tx: CommonQueryMethods, caller: IamSubject, up
   }
   const fields = maskFields(update.paths, MASK);
   const members = fields.has("members") ? await checkedMembers(tx, update.members, "group.members") : current.members;
+  const email = fields.has("email") ? parseEmail(update.email, "group.email") : current.email;
+  if (email !== current.email) await checkGroupDomain(tx, email);
   const updated = await updateRow(tx, current.id, {
     title: fields.has("title") ? update.title : current.title,
     description: fields.has("description") ? update.description : current.description,
-    email: fields.has("email") ? parseEmail(update.email, "group.email") : current.email,
+    email,
     require2fa: fields.has("require2fa") ? update.require2fa : current.require2fa,
   });
   if (fields.has("members")) await replaceMembers(tx, current.id, members);

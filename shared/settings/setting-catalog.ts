@@ -7,7 +7,9 @@ import type { CommonQueryMethods } from "slonik";
 import { SettingValueSchema } from "../gen/svc/v1/setting_service_pb.js";
 import { refuseRemovingUsedEnvironments } from "../instance/environment-in-use.ts";
 import { invalidArgument, permissionDenied } from "../platform/errors.ts";
+import type { Logger } from "../platform/logger.ts";
 import { applyEmergencyPauseSwitch, applyMaintenanceWindowChange } from "../task-run/gate-changes.ts";
+import { reportOutsiders } from "../user/identity-domain-report.ts";
 import type { ListKeys } from "./setting-secrets.ts";
 import * as defaults from "./setting-defaults.ts";
 import { validateDataClassification, validateSemanticTypes } from "./validation/data.ts";
@@ -27,7 +29,12 @@ export interface SaveContext {
   updater: string;
   /** The --external-url flag, which wins over WORKSPACE_PROFILE.external_url. */
   externalUrlFlag: string | undefined;
+  /** The call's log, for what a write finds worth a warning. */
+  logger: Logger;
 }
+
+/** What a stored write found, added to its bb.settings.set record's detail. */
+export type SaveFacts = Record<string, unknown> | undefined | void;
 
 export interface SettingKind {
   name: string;
@@ -41,13 +48,13 @@ export interface SettingKind {
   /** Adjusts (or refuses) the merged payload of a write, before it is validated and stored; `tx` is the write's transaction. */
   beforeSave?(current: Message, next: Message, context: SaveContext, tx: CommonQueryMethods): void | Promise<void>;
   /** Acts on a stored write (`before` and `after` effective values), in the write's transaction `tx`. */
-  afterSave?(before: Message, after: Message, tx: CommonQueryMethods): void | Promise<void>;
+  afterSave?(before: Message, after: Message, tx: CommonQueryMethods, context: SaveContext): SaveFacts | Promise<SaveFacts>;
 }
 
 interface KindOptions<M extends Message> {
   defaults?: JsonObject;
   beforeSave?(current: M, next: M, context: SaveContext, tx: CommonQueryMethods): void | Promise<void>;
-  afterSave?(before: M, after: M, tx: CommonQueryMethods): void | Promise<void>;
+  afterSave?(before: M, after: M, tx: CommonQueryMethods, context: SaveContext): SaveFacts | Promise<SaveFacts>;
 }
 
 function kind<M extends Message>(
@@ -69,7 +76,11 @@ function kind<M extends Message>(
 }
 
 export const SETTINGS: readonly SettingKind[] = [
-  kind("WORKSPACE_PROFILE", validateWorkspaceProfile, { defaults: defaults.WORKSPACE_PROFILE_DEFAULTS, beforeSave: keepFlagExternalUrl }),
+  kind("WORKSPACE_PROFILE", validateWorkspaceProfile, {
+    defaults: defaults.WORKSPACE_PROFILE_DEFAULTS,
+    beforeSave: keepFlagExternalUrl,
+    afterSave: (before, after, tx, context) => reportOutsiders(before, after, tx, context.logger),
+  }),
   kind("WORKSPACE_APPROVAL", validateWorkspaceApproval, { defaults: defaults.WORKSPACE_APPROVAL_DEFAULTS }),
   kind("APP_IM", validateAppIm),
   kind("AI", validateAi, { defaults: defaults.AI_DEFAULTS }),

@@ -10,6 +10,16 @@ export async function getStoredSetting(db: CommonQueryMethods, name: string): Pr
   return row?.value;
 }
 
+/**
+ * The stored payload of a setting, share-locked until the caller's
+ * transaction ends: a write of the setting (which locks its row for update)
+ * waits for the caller, and the caller for a write under way.
+ */
+export async function getStoredSettingForShare(tx: CommonQueryMethods, name: string): Promise<Record<string, unknown> | undefined> {
+  const row = await tx.maybeOne(sql.type(settingValue)`select value from setting where name = ${name} for share`);
+  return row?.value;
+}
+
 /** Stores the workspace profile of a new workspace, unless one exists. */
 export async function initWorkspaceProfile(db: CommonQueryMethods, value: Record<string, unknown>): Promise<void> {
   await db.query(sql.unsafe`

@@ -4,7 +4,8 @@
 // adjustments apply (its beforeSave), the result is validated as a whole and
 // stored, and what the setting drives follows in the same transaction (its
 // afterSave). The audit detail lists each changed field with its old and new
-// value as clients see them (credentials only as flags).
+// value as clients see them (credentials only as flags), and what afterSave
+// found.
 import { clone, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { reflect } from "@bufbuild/protobuf/reflect";
 import type { CallAudit } from "../audit/call-audit.ts";
@@ -38,9 +39,9 @@ export async function updateSetting(audit: CallAudit, context: WriteContext, wri
   await kind.beforeSave?.(current, next, context, audit.tx);
   await kind.validate(next, context);
   const saved = await saveSettingValue(audit.tx, kind.name, storedJson(kind, next), context.updater);
-  await kind.afterSave?.(current, next, audit.tx);
+  const found = await kind.afterSave?.(current, next, audit.tx, context);
   audit.resource = `settings/${kind.name}`;
-  audit.detail = { changes: changedFields(kind, current, next) };
+  audit.detail = { changes: changedFields(kind, current, next), ...found };
   return saved;
 }
 

@@ -2,6 +2,7 @@
 // (contract §7.2) with durations in milliseconds; `undefined` means unlimited.
 import { parseDuration } from "../platform/duration.ts";
 import type { WorkspaceProfileSetting } from "../gen/svc/v1/setting_workspace_pb.js";
+import { identityDomainsOf } from "../user/identity-domain-rule.ts";
 import type { SettingReader } from "./setting-cache.ts";
 import { settingKind } from "./setting-catalog.ts";
 import { effectiveValue } from "./setting-value.ts";
@@ -31,6 +32,8 @@ export interface WorkspaceProfile {
   passwordRestriction: PasswordRestriction;
   /** Creators may not approve their own issues, unless their project says otherwise (§11.3). */
   disallowSelfApprovalDefault: boolean;
+  /** The workspace's e-mail domains, lower-case (enforced on writes by shared/user/identity-domain.ts). */
+  domains: readonly string[];
 }
 
 // Read on every request: the profile built from one stored payload is kept
@@ -70,6 +73,7 @@ function buildProfile(stored: Record<string, unknown>): WorkspaceProfile {
       passwordRotationMs: durationMs(restriction.passwordRotation),
     },
     disallowSelfApprovalDefault: value.disallowSelfApprovalDefault!,
+    domains: identityDomainsOf(value).domains,
   };
 }
 

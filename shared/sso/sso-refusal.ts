@@ -12,13 +12,14 @@ export const SsoRefusal = {
   signupDisabled: "sign-up is disabled",
   localAccount: "local account with the same login id",
   inactiveUser: "user deleted or not an end user",
+  outsideDomains: "e-mail outside the workspace's domains",
 } as const;
 
-/** The outcome of `work`, or its error recorded with `reason`. */
-export async function refusing<T>(audit: CallAudit, reason: string, work: Promise<T>): Promise<T> {
+/** The outcome of `work`, or its error recorded with `reason` (when `recorded` is given, only an error it accepts). */
+export async function refusing<T>(audit: CallAudit, reason: string, work: Promise<T>, recorded?: (error: unknown) => boolean): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    throw refuse(audit, reason, error as Error);
+    throw !recorded || recorded(error) ? refuse(audit, reason, error as Error) : error;
   }
 }

@@ -7,7 +7,10 @@
 // account with the same login id is never taken over: it signs in with its
 // password (an administrator may delete it first). Then SSO_GROUP_MAPPING is
 // applied and a session issued; the service asks no second factor of users
-// from a provider, and disallow_password_signin does not concern them.
+// from a provider, and disallow_password_signin does not concern them. A
+// first sign-in, or a new address brought by a later one, outside the
+// workspace's enforced domains is refused and recorded like the other
+// refusals; an existing user whose stored address is outside still signs in.
 import { refuse } from "../auth/login-refusal.ts";
 import { userName } from "../auth/principal.ts";
 import type { ClientFacts } from "../auth/sessions.ts";
@@ -18,11 +21,13 @@ import { normalizeLoginId } from "../platform/names.ts";
 import type { SettingReader } from "../settings/setting-cache.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
 import { parseEmail } from "../user/email.ts";
+import { OutsideDomainsError } from "../user/identity-domain.ts";
 import { addUser } from "../user/new-user.ts";
-import { findUserByLoginId, updateProfile, type UserRow } from "../user/user.store.ts";
+import { writeUserProfile } from "../user/user-profile.ts";
+import { findUserByLoginId, type UserRow } from "../user/user.store.ts";
 import { applyGroupMapping } from "./group-mapping.ts";
 import type { IdpType } from "./idp-config.ts";
-import { SsoRefusal } from "./sso-refusal.ts";
+import { refusing, SsoRefusal } from "./sso-refusal.ts";
 import type { SsoIdentity } from "./sso-identity.ts";
 
 export interface SsoSource {
@@ -55,7 +60,7 @@ export async function signInFromProvider(
 async function providerUser(audit: CallAudit, profile: WorkspaceProfile, idp: SsoSource, loginId: string, identity: SsoIdentity): Promise<UserRow> {
   const existing = await matchedUser(audit, profile, loginId, identity);
   if (existing) return existing;
-  const created = await addUser(audit, {
+  const created = await refusingOutsideDomains(audit, addUser(audit, {
     user: {
       loginId,
       email: emailOf(identity),
@@ -69,7 +74,7 @@ async function providerUser(audit: CallAudit, profile: WorkspaceProfile, idp: Ss
     maximumRoleExpirationMs: profile.maximumRoleExpirationMs,
     grantedBy: userName(loginId),
     detail: { idp: idp.name },
-  });
+  }));
   if (created) return created;
   // A concurrent first sign-in created it and has committed: match it like any existing user.
   const raced = await matchedUser(audit, profile, loginId, identity);
@@ -96,7 +101,7 @@ async function matchedUser(audit: CallAudit, profile: WorkspaceProfile, loginId:
   const email = emailOf(identity) || user.email;
   const title = identity.displayName || user.title;
   if (email === user.email && title === user.title) return user;
-  await updateProfile(audit.tx, user.id, { email, title });
+  await refusingOutsideDomains(audit, writeUserProfile(audit.tx, user, { email, title }));
   return { ...user, email, title };
 }
 
@@ -107,4 +112,9 @@ function emailOf(identity: SsoIdentity): string {
   } catch {
     return "";
   }
+}
+
+/** The outcome of a user's write; a refusal by the workspace's domains is recorded as the sign-in's. */
+function refusingOutsideDomains<T>(audit: CallAudit, write: Promise<T>): Promise<T> {
+  return refusing(audit, SsoRefusal.outsideDomains, write, (error) => error instanceof OutsideDomainsError);
 }

@@ -9,6 +9,11 @@ export function parseEmail(text: string, field: string): string {
   return email;
 }
 
+/** True when `text` has the shape of an e-mail address (as a login id may). */
+export function isEmailAddress(text: string): boolean {
+  return EMAIL.test(text);
+}
+
 /** An address that must be given (lower-case); empty or malformed → invalid_argument naming the field. */
 export function requireEmail(text: string, field: string): string {
   const email = parseEmail(text, field);

@@ -1,8 +1,10 @@
 // Adding a user, by CreateUser or by a first sign-in through an identity
 // provider (contract §5.1, §4.8, §18.4): the principal row, its binding to
 // roles/workspaceMember (plus any roles given) at workspace scope, and the
-// records bb.users.create and bb.role.assign. A login id taken meanwhile by a
-// concurrent creation answers undefined instead of failing the call.
+// records bb.users.create and bb.role.assign. The user's address is held to
+// the workspace's domains first (identity-domain.ts). A login id taken
+// meanwhile by a concurrent creation answers undefined instead of failing the
+// call.
 import { AuditAction } from "../audit/actions.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
 import { userName } from "../auth/principal.ts";
@@ -10,6 +12,7 @@ import { WORKSPACE } from "../iam/authorize.ts";
 import { grantRoles, type RoleGrant } from "../iam/grant-roles.ts";
 import { userMember } from "../iam/members.ts";
 import { MEMBER_ROLE } from "../iam/workspace-admins.ts";
+import { checkUserDomain } from "./identity-domain.ts";
 import { insertUser, type NewUser, type UserRow } from "./user.store.ts";
 
 export interface UserCreation {
@@ -29,6 +32,7 @@ export interface UserCreation {
  * sign-in) gets a bb.users.create record of its own.
  */
 export async function addUser(audit: CallAudit, creation: UserCreation): Promise<UserRow | undefined> {
+  await checkUserDomain(audit.tx, creation.user);
   const user = await insertUser(audit.tx, creation.user);
   if (!user) return undefined;
   const name = userName(user.loginId);

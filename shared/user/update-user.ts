@@ -1,5 +1,6 @@
-// UpdateUser (contract §5.1): a user changes its own title, e-mail, password
-// (the current password is required) and second factor (mfa-enrollment.ts),
+// UpdateUser (contract §5.1): a user changes its own title, e-mail (within
+// the workspace's domains while they are enforced), password (the current
+// password is required) and second factor (mfa-enrollment.ts),
 // and a service account rotates its own key; holders of bb.users.update
 // change other users' title, e-mail and password (a password they set must be
 // changed at the user's next sign-in) and rotate service accounts' keys. A
@@ -21,7 +22,8 @@ import { hashPassword } from "./password-hash.ts";
 import { assertPasswordAllowed } from "./password-policy.ts";
 import { replacePassword } from "./replace-password.ts";
 import { issueServiceKey } from "./service-key.ts";
-import { findUserByLoginId, updateProfile, type UserRow } from "./user.store.ts";
+import { writeUserProfile } from "./user-profile.ts";
+import { findUserByLoginId, type UserRow } from "./user.store.ts";
 
 export interface UserUpdate {
   loginId: string;
@@ -79,7 +81,7 @@ export async function updateUser(audit: CallAudit, caller: Principal, secrets: S
   if (fields.includes("password")) await checkNewPassword(audit, profile, user, self, update);
   const reveal = mfa ? await changeMfa(audit, secrets, profile, user, mfaChange) : {};
   if (fields.includes("title") || fields.includes("email")) {
-    await updateProfile(tx, user.id, { title: fields.includes("title") ? update.title : user.title, email });
+    await writeUserProfile(tx, user, { title: fields.includes("title") ? update.title : user.title, email });
   }
   if (fields.includes("password")) {
     await replacePassword(tx, user, await hashPassword(update.password), { requireReset: !self, keepSessionFamilyId: self ? caller.sessionFamilyId : undefined });

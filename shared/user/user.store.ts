@@ -13,7 +13,7 @@ export const userRow = z
     title: z.string(),
     type: z.enum(["END_USER", "SERVICE_ACCOUNT"]),
     state: z.enum(["ACTIVE", "DELETED"]),
-    source: z.enum(["LOCAL", "OIDC", "SAML"]),
+    source: z.enum(["LOCAL", "OIDC", "SAML", "SCIM"]),
     password_hash: z.string().nullable(),
     password_change_time: optionalDate,
     require_reset_password: z.boolean(),
@@ -57,7 +57,8 @@ export interface NewUser {
 /**
  * The new user, or undefined when the login id is taken. A concurrent insert
  * of the same id waits for the other transaction and answers undefined once
- * it commits.
+ * it commits. The bare insert: writers go through addUser (new-user.ts),
+ * which holds the user to the workspace's domains and grants its roles.
  */
 export async function insertUser(db: CommonQueryMethods, user: NewUser): Promise<UserRow | undefined> {
   const row = await db.maybeOne(sql.type(userRow)`
@@ -105,6 +106,7 @@ export async function replacePasswordHash(db: CommonQueryMethods, id: number, ha
   await db.query(sql.unsafe`update principal set password_hash = ${hash} where id = ${id}`);
 }
 
+/** The bare write; writers go through writeUserProfile (user-profile.ts), which holds a new e-mail to the workspace's domains. */
 export async function updateProfile(db: CommonQueryMethods, id: number, profile: { title: string; email: string }): Promise<void> {
   await db.query(sql.unsafe`update principal set title = ${profile.title}, email = ${profile.email}, update_time = now() where id = ${id}`);
 }
