@@ -13,8 +13,15 @@ export const AuditAction = {
   userUnlock: "bb.user.unlock",
   roleAssign: "bb.role.assign",
   roleRevoke: "bb.role.revoke",
-  /** A user created by its first sign-in through an identity provider. */
+  /** A user created by its first sign-in through an identity provider, or by directory sync. */
   userCreate: "bb.users.create",
+  // Changes by directory sync (shared/scim), which is not an RPC.
+  userUpdate: "bb.users.update",
+  userDelete: "bb.users.delete",
+  userUndelete: "bb.users.undelete",
+  groupCreate: "bb.groups.create",
+  groupUpdate: "bb.groups.update",
+  groupDelete: "bb.groups.delete",
 } as const;
 
 export type Severity = "INFO" | "WARNING" | "ERROR" | "CRITICAL";

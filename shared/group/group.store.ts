@@ -3,7 +3,7 @@
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 
-const groupRow = z
+export const groupRow = z
   .object({
     id: z.string(),
     title: z.string(),
@@ -29,7 +29,7 @@ const groupRow = z
 
 export type GroupRow = z.infer<typeof groupRow>;
 
-const columns = sql.fragment`id, title, description, email, require_2fa, source, etag, create_time, update_time`;
+export const columns = sql.fragment`id, title, description, email, require_2fa, source, etag, create_time, update_time`;
 
 export interface GroupFields {
   title: string;
