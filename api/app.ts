@@ -1,5 +1,6 @@
 // buildApp wires the one Fastify server: every svc.v1 service as Connect,
-// gRPC, gRPC-Web and REST through one interceptor chain, plus ops routes.
+// gRPC, gRPC-Web and REST through one interceptor chain, plus ops routes and
+// directory sync (SCIM at /scim/v2).
 // It never listens; main does.
 import { randomUUID } from "node:crypto";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
@@ -15,6 +16,7 @@ import type { ChangeFeed } from "../shared/watch/change-feed.ts";
 import { registerClientIp } from "./client-ip.ts";
 import { registerOpenApi } from "./openapi/openapi.ts";
 import { registerDebugRoutes } from "./ops/debug.ts";
+import { registerScimRoutes, SCIM_PREFIX } from "./scim/scim-routes.ts";
 import { registerHealthRoutes } from "./ops/health.ts";
 import { registerMetrics } from "./ops/metrics.ts";
 import { createHybridServer } from "./server-factory.ts";
@@ -106,12 +108,13 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
   if (deps.config.debug) await registerDebugRoutes(fastify);
 
   for (const { service } of registrations) for (const method of service.methods) methodOptions(method); // fail fast on bad options
+  const auditMirror = createAuditMirror(deps.settings, deps.auditStdout);
   const interceptors = [
     loggingInterceptor,
     errorsInterceptor,
     createAuthnInterceptor(deps.authenticate ?? sessionAuthenticate(deps.db, deps.settings)),
     createRateLimitInterceptor(deps.config.rateLimitPerUser),
-    createAuditInterceptor({ db: deps.db, publish: createAuditMirror(deps.settings, deps.auditStdout) }),
+    createAuditInterceptor({ db: deps.db, publish: auditMirror }),
     createAclInterceptor(deps.authorize ?? iamAuthorize(deps.db)),
   ];
   const invoke = createUnaryInvoker(registrations, interceptors);
@@ -127,6 +130,17 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
       maxBodyBytes: deps.config.maxBodyBytes,
       shutdownSignal: shutdown.signal,
     }),
+  );
+  await fastify.register(
+    async (scim) =>
+      registerScimRoutes(scim, {
+        db: deps.db,
+        publish: auditMirror,
+        settings: withExternalUrlFlag(deps.settings, deps.config.externalUrl),
+        secrets: deps.secrets,
+        rateLimitPerMinute: deps.config.rateLimitPerUser,
+      }),
+    { prefix: SCIM_PREFIX },
   );
   return { fastify, beginShutdown: () => shutdown.abort() };
 }
