@@ -26,6 +26,7 @@ export interface ScimOptions {
   /** The bearer token; "" sends none. */
   token?: string;
   contentType?: string;
+  headers?: Record<string, string>;
 }
 
 export const PATCH_OP = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
@@ -37,7 +38,7 @@ export function newDirectoryToken(): string {
 
 export function scimClient(baseUrl: string, defaultToken: () => string) {
   return async (method: string, path: string, options: ScimOptions = {}): Promise<ScimReply> => {
-    const headers: Record<string, string> = { accept: "application/scim+json" };
+    const headers: Record<string, string> = { accept: "application/scim+json", ...options.headers };
     const token = options.token ?? defaultToken();
     if (token) headers.authorization = `Bearer ${token}`;
     const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
