@@ -89,6 +89,7 @@ describe("directory sync: users", () => {
       schemas: ["urn:ietf:params:scim:api:messages:2.0:ListResponse"], totalResults: 0, startIndex: 1, itemsPerPage: 0, Resources: [],
     });
     const created = await call("POST", "/Users", {
+      contentType: "application/scim+json; charset=utf-8",
       body: {
         schemas: [USER_SCHEMA], userName: "Alice@Example.com", name: { givenName: "Alice", familyName: "Smith" },
         emails: [{ primary: true, value: "alice@example.com", type: "work" }], displayName: "Alice Smith", locale: "en-US",
@@ -163,6 +164,8 @@ describe("directory sync: users", () => {
     });
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     assert.deepEqual([patched.body.displayName, patched.body.emails], ["Carol Lee", [{ value: "carol.lee@contoso.com", type: "work", primary: true }]]);
+    const added = await call("PATCH", path, { body: patchOp({ op: "Add", path: "emails", value: [{ type: "work", value: "c.lee@contoso.com", primary: true }] }) });
+    assert.equal(added.body.emails[0].value, "c.lee@contoso.com", "a new primary address replaces the old one");
 
     await givePassword(app, "carol.ng@contoso.com");
     const session = (await login("carol.ng@contoso.com")).body.accessToken as string;

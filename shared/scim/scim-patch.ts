@@ -105,10 +105,16 @@ function setOrDelete(target: JsonObject, op: PatchOp, key: string, value: Json |
   else target[key] = lowerKeys(value!);
 }
 
-/** The list with the values not yet in it appended. */
+/** The list with the values not yet in it appended; a new primary value takes the mark from the others (RFC 7643 §2.4). */
 function withAdded(list: Json[], value: Json): Json[] {
   const added = (Array.isArray(value) ? value : [value]).map(lowerKeys);
-  return [...list, ...added.filter((item, i) => !list.some((have) => sameItem(have, item)) && added.findIndex((other) => sameItem(other, item)) === i)];
+  const fresh = added.filter((item, i) => !list.some((have) => sameItem(have, item)) && added.findIndex((other) => sameItem(other, item)) === i);
+  const kept = fresh.some(isPrimary) ? list.map((item) => (isPrimary(item) ? { ...(item as JsonObject), primary: false } : item)) : list;
+  return [...kept, ...fresh];
+}
+
+function isPrimary(item: Json): boolean {
+  return isObject(item) && sameValue(item.primary, true);
 }
 
 /** True when `item` is among `value` (one value or a list of them). */
