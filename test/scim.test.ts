@@ -252,5 +252,9 @@ describe("directory sync: users", () => {
     const correlationId = correlated.headers.get("x-correlation-id")!;
     const record = await sql(`select actor, actor_ip from audit_log where correlation_id = '${correlationId}'`);
     assert.deepEqual(record.rows, [{ actor: "scim", actor_ip: "127.0.0.1" }]);
+    const searched = await rest<Json>("GET", `/v1/auditLogs?filter=${encodeURIComponent("actor:scim")}&pageSize=1000`, { token: admin });
+    assert.equal(searched.status, 200, JSON.stringify(searched.body));
+    assert.equal(searched.body.auditLogs.length, rows.length + 1);
+    assert.ok(searched.body.auditLogs.every((r: Json) => r.actor === "scim"));
   });
 });

@@ -30,3 +30,5 @@ export type Severity = "INFO" | "WARNING" | "ERROR" | "CRITICAL";
 export const SYSTEM_ACTOR = "system";
 /** The actor of a call made without a credential. */
 export const ANONYMOUS_ACTOR = "anonymous";
+/** The actor of the changes a directory makes through directory sync (SCIM). */
+export const SCIM_ACTOR = "scim";

@@ -7,7 +7,7 @@ import { parseFilter, parseRfc3339, type FilterFields, type FilterTerm } from ".
 import { parseOrderBy } from "../list/order-by.ts";
 import { decodePageToken, encodePageToken, pageSize } from "../list/page.ts";
 import { invalidArgument } from "../platform/errors.ts";
-import { ANONYMOUS_ACTOR, SYSTEM_ACTOR } from "./actions.ts";
+import { ANONYMOUS_ACTOR, SCIM_ACTOR, SYSTEM_ACTOR } from "./actions.ts";
 import type { AuditRecord } from "./audit.ts";
 import { findAuditRecords, type AuditPosition } from "./audit-search.store.ts";
 
@@ -61,10 +61,10 @@ export function parseAuditQuery(input: AuditQueryInput): AuditQuery {
 
 /**
  * The stored actor a filter value names: `me` and `users/me` the caller,
- * `system` and `anonymous` themselves, `alice` and `users/alice` the user.
+ * `system`, `anonymous` and `scim` themselves, `alice` and `users/alice` the user.
  */
 function actorName(value: string, caller: string): string {
-  if (value === SYSTEM_ACTOR || value === ANONYMOUS_ACTOR) return value;
+  if (value === SYSTEM_ACTOR || value === ANONYMOUS_ACTOR || value === SCIM_ACTOR) return value;
   return userFilterValue(value, caller, "actor");
 }
 

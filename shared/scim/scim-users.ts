@@ -4,7 +4,7 @@
 // false, or DELETE — is DeleteUser's soft delete: every session of the user
 // ends at once and it can no longer sign in; active true undoes it. The
 // login id never changes, so a new userName is refused (mutability).
-import { AuditAction } from "../audit/actions.ts";
+import { AuditAction, SCIM_ACTOR } from "../audit/actions.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
 import { userName } from "../auth/principal.ts";
 import { notFound } from "../platform/errors.ts";
@@ -14,7 +14,7 @@ import { addUser } from "../user/new-user.ts";
 import { writeUserProfile } from "../user/user-profile.ts";
 import { findUserByLoginId } from "../user/user.store.ts";
 import { deleteUser, undeleteUser } from "../user/user-state.ts";
-import { recordedChange, SCIM_ACTOR, type ScimCall } from "./scim-audit.ts";
+import { recordedChange, type ScimCall } from "./scim-audit.ts";
 import { mutability, uniqueness } from "./scim-error.ts";
 import { canonicalBody, lowerKeys, sameValue, type JsonObject } from "./scim-json.ts";
 import { listResponse, project, type ListQuery, type Projection } from "./scim-list.ts";
