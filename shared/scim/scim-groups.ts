@@ -18,7 +18,18 @@ import { notFound } from "../platform/errors.ts";
 import { recordedChange, type ScimCall } from "./scim-audit.ts";
 import { invalidValue, mutability, uniqueness } from "./scim-error.ts";
 import { scimGroup, scimGroupFields, type ScimGroupFields } from "./scim-group-map.ts";
-import { addGroupMembers, countScimGroups, findScimGroup, listScimGroups, markScimGroup, removeGroupMembers, scimGroupTitled, setGroupExternalId, takenGroupIds, type ScimGroupRow } from "./scim-group.store.ts";
+import {
+  addGroupMembers,
+  countScimGroups,
+  findScimGroup,
+  listScimGroups,
+  markScimGroup,
+  removeGroupMembers,
+  scimGroupTitled,
+  setGroupExternalId,
+  takenGroupIds,
+  type ScimGroupRow,
+} from "./scim-group.store.ts";
 import { canonicalBody, lowerKeys, sameValue, type JsonObject } from "./scim-json.ts";
 import { listResponse, project, shows, type ListQuery, type Projection } from "./scim-list.ts";
 import { applyPatch, parsePatch } from "./scim-patch.ts";
@@ -27,13 +38,15 @@ import { activeScimLoginIds } from "./scim-user.store.ts";
 export async function searchScimGroups(db: CommonQueryMethods, query: ListQuery, baseUrl: string): Promise<JsonObject> {
   const total = await countScimGroups(db, query.filter);
   const rows = await listScimGroups(db, query.filter, query.startIndex - 1, query.count);
-  const resources = await withMembers(db, rows, shows(query.projection, "members"));
-  return listResponse(resources.map((record) => project(scimGroup(record, baseUrl), query.projection)), total, query.startIndex);
+  const members = shows(query.projection, "members") && rows.length > 0 ? await membersOf(db, rows.map((row) => row.group.id)) : undefined;
+  const records = rows.map((row) => ({ ...row, members: members?.get(row.group.id)?.map((m) => m.loginId) }));
+  return listResponse(records.map((record) => project(scimGroup(record, baseUrl), query.projection)), total, query.startIndex);
 }
 
 export async function getScimGroup(db: CommonQueryMethods, id: string, projection: Projection, baseUrl: string): Promise<JsonObject> {
-  const [record] = await withMembers(db, [await existing(db, id)], shows(projection, "members"));
-  return project(scimGroup(record!, baseUrl), projection);
+  const row = await existing(db, id);
+  const record = shows(projection, "members") ? await withMembers(db, row) : { ...row, members: undefined };
+  return project(scimGroup(record, baseUrl), projection);
 }
 
 export function createScimGroup(call: ScimCall, body: unknown): Promise<JsonObject> {
@@ -48,7 +61,7 @@ export function createScimGroup(call: ScimCall, body: unknown): Promise<JsonObje
     await createGroup(tx, id, { title: fields.title, description: "", email: "", require2fa: false, members });
     await markScimGroup(tx, id, fields.externalId);
     audit.detail = { added: fields.members };
-    return scimGroup({ ...(await existing(tx, id)), members: [...fields.members].sort() }, call.baseUrl);
+    return scimGroup(await withMembers(tx, await existing(tx, id)), call.baseUrl);
   });
 }
 
@@ -71,20 +84,20 @@ export async function deleteScimGroup(call: ScimCall, id: string): Promise<void>
 /** Applies the resource `desiredOf` makes of the current one (canonical form). */
 function changeScimGroup(call: ScimCall, id: string, desiredOf: (current: JsonObject) => JsonObject): Promise<JsonObject> {
   return recordedChange(call.store, call.request, AuditAction.groupUpdate, groupName(id), async (audit) => {
-    const [current] = await withMembers(audit.tx, [await existing(audit.tx, id, true)], true);
-    const desired = desiredOf(lowerKeys(scimGroup(current!, call.baseUrl)) as JsonObject);
+    const current = await withMembers(audit.tx, await existing(audit.tx, id, true));
+    const desired = desiredOf(lowerKeys(scimGroup(current, call.baseUrl)) as JsonObject);
     if (desired.id !== undefined && !sameValue(desired.id, id)) throw mutability(`id cannot change (it is "${id}")`);
-    await applyGroupFields(audit, { ...current!, members: current!.members ?? [] }, scimGroupFields(desired));
-    const [changed] = await withMembers(audit.tx, [await existing(audit.tx, id)], true);
-    return scimGroup(changed!, call.baseUrl);
+    await applyGroupFields(audit, current, scimGroupFields(desired));
+    return scimGroup(await withMembers(audit.tx, await existing(audit.tx, id)), call.baseUrl);
   });
 }
 
 async function applyGroupFields(audit: CallAudit, current: ScimGroupRow & { members: readonly string[] }, fields: ScimGroupFields): Promise<void> {
   const { tx } = audit;
   const { group } = current;
-  const added = fields.members.filter((loginId) => !current.members.includes(loginId));
-  const removed = current.members.filter((loginId) => !fields.members.includes(loginId));
+  const [before, after] = [new Set(current.members), new Set(fields.members)];
+  const added = fields.members.filter((loginId) => !before.has(loginId));
+  const removed = current.members.filter((loginId) => !after.has(loginId));
   const changed = [
     ...(fields.title !== group.title ? ["displayName"] : []),
     ...(fields.externalId !== current.externalId ? ["externalId"] : []),
@@ -101,9 +114,10 @@ async function applyGroupFields(audit: CallAudit, current: ScimGroupRow & { memb
   await writeGroupFields(tx, group.id, { title: fields.title, description: group.description, email: group.email, require2fa: group.require2fa });
 }
 
-async function withMembers(db: CommonQueryMethods, rows: readonly ScimGroupRow[], load: boolean) {
-  const members = load && rows.length > 0 ? await membersOf(db, rows.map((row) => row.group.id)) : undefined;
-  return rows.map((row) => ({ ...row, members: members?.get(row.group.id)?.map((m) => m.loginId) }));
+/** The group with the login ids of its members. */
+async function withMembers(db: CommonQueryMethods, row: ScimGroupRow): Promise<ScimGroupRow & { members: string[] }> {
+  const members = (await membersOf(db, [row.group.id])).get(row.group.id) ?? [];
+  return { ...row, members: members.map((m) => m.loginId) };
 }
 
 async function existing(db: CommonQueryMethods, id: string, lock = false): Promise<ScimGroupRow> {
