@@ -5,7 +5,7 @@
 // rollouts, the settings cache, and the presence locks of the job pools (so
 // that the jobs of a dead worker or a stopped pool get unlocked, §12.6).
 import { EventEmitter } from "node:events";
-import { run, type WorkerEvents } from "graphile-worker";
+import { run, type ParsedCronItem, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
 import { PoolPresence } from "../shared/jobs/pool-presence.store.ts";
 import { startLeaderElection, type Leadership } from "../shared/platform/leader.ts";
@@ -58,25 +58,31 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const settings = createSettingCache(deps.url, deps.db, logger);
   const taskList = createTaskList({ ...deps, cancels, lockConnections, followUps, settings });
   const graphileLogger = createGraphileLogger(logger);
+  // No cron items: periodic work is scheduled by the leader runners (and an
+  // empty list keeps graphile-worker from looking for a crontab file).
+  const noCronItems: ParsedCronItem[] = [];
   const startRunner = () =>
-    run({
-      pgPool: pool,
-      concurrency,
-      noHandleSignals: true,
-      crontab: "", // periodic work is scheduled by the leader runners
-      taskList,
-      logger: graphileLogger,
-      events,
-      // Completions (and failures) of jobs ending together are written in one
-      // statement; a batch that cannot be written stops the runner, which the
-      // supervisor replaces (unbatched, a failure that cannot be written is
-      // an unhandled rejection, which ends the process). Jobs are fetched (and
-      // locked) a few at a time, one more than run at once; a fetched job not
-      // started within LOCAL_QUEUE_TTL_MS goes back.
-      preset: {
-        worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, localQueue: { size: concurrency + 1, ttl: LOCAL_QUEUE_TTL_MS } },
+    run(
+      {
+        pgPool: pool,
+        concurrency,
+        noHandleSignals: true,
+        taskList,
+        logger: graphileLogger,
+        events,
+        // Completions (and failures) of jobs ending together are written in one
+        // statement; a batch that cannot be written stops the runner, which the
+        // supervisor replaces (unbatched, a failure that cannot be written is
+        // an unhandled rejection, which ends the process). Jobs are fetched (and
+        // locked) a few at a time, one more than run at once; a fetched job not
+        // started within LOCAL_QUEUE_TTL_MS goes back.
+        preset: {
+          worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0, localQueue: { size: concurrency + 1, ttl: LOCAL_QUEUE_TTL_MS } },
+        },
       },
-    });
+      undefined,
+      noCronItems,
+    );
   let runner: SupervisedRunner;
   try {
     runner = await superviseRunner(startRunner, logger);

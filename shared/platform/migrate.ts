@@ -103,7 +103,7 @@ async function apply(client: pg.Client, migration: Migration, logger: Logger): P
     await client.query("rollback").catch(() => undefined);
     throw new MigrationError(`migration ${migration.name} failed: ${(error as Error).message}`, { cause: error });
   }
-  logger.info({ migration: migration.name, duration_ms: Math.round(performance.now() - started) }, "migration applied");
+  logger.info({ migration: migration.name, duration_ms: Math.round(performance.now() - started) }, `migration ${migration.name} applied`);
 }
 
 function sha256(text: string): string {
