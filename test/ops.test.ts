@@ -1,6 +1,6 @@
 // /healthz, /readyz, /metrics and /debug/pprof (contract §15.2–§15.4).
 import assert from "node:assert/strict";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -117,7 +117,6 @@ describe("/readyz when the metadata store goes away", () => {
   let app: TestApp;
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "svc-readyz-"));
-    await chmod(dataDir, 0o755);
     const store = await startEmbeddedPostgres(dataDir, quietLogger());
     stopStore = store.stop;
     await migrate(store.url, quietLogger());

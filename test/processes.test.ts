@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
-import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -102,7 +102,6 @@ describe("embedded PostgreSQL", () => {
   let dataDir: string;
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "svc-embedded-"));
-    await chmod(dataDir, 0o755); // the embedded server runs as the postgres user when we are root
   });
   after(async () => {
     await killAllServers();

@@ -3,7 +3,7 @@
 // whose databases live in the embedded PostgreSQL, and the first change can
 // be planned and checked at once.
 import assert from "node:assert/strict";
-import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -29,7 +29,6 @@ describe("quick start", () => {
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "svc-quick-start-"));
-    await chmod(dataDir, 0o755); // the embedded server runs as the postgres user when we are root
   });
   after(async () => {
     await killAllServers();

