@@ -40,8 +40,10 @@ describe("npm start in a fresh clone", () => {
     return clone;
   };
 
+  // A newcomer's environment: no store, no key, none of the test run's settings.
+  const newcomer = Object.fromEntries(Object.keys(process.env).filter((name) => name.startsWith("SVC_")).map((name) => [name, undefined]));
   const start = (clone: string) =>
-    spawnServer({ entry: "main.ts", npmStartIn: clone, args: ["--port", "0"], env: { PG_URL: undefined, DATABASE_URL: undefined }, timeoutMs: 90_000 });
+    spawnServer({ entry: "main.ts", npmStartIn: clone, args: ["--port", "0"], env: { ...newcomer, PG_URL: undefined, DATABASE_URL: undefined }, timeoutMs: 90_000 });
 
   const assertServes = async (server: ServerProcess) => {
     const health = await fetch(`${server.baseUrl}/healthz`);
