@@ -21,10 +21,14 @@ const run = promisify(execFile);
 
 describe("npm start in a fresh clone", () => {
   const sandboxes: string[] = [];
-  const clusters: string[] = [];
   after(async () => {
     await killAllServers();
-    for (const folder of [...clusters, ...sandboxes]) await rm(folder, { recursive: true, force: true });
+    for (const sandbox of sandboxes) {
+      // A cluster kept outside the clone goes with it.
+      const cluster = await readlink(join(sandbox, "clone", "data", "pg")).catch(() => undefined);
+      if (cluster) await rm(cluster, { recursive: true, force: true });
+      await rm(sandbox, { recursive: true, force: true });
+    }
   });
 
   /** A clone of the working tree (without data/ or .git) in a new folder with the given mode. */
@@ -101,7 +105,6 @@ describe("npm start in a fresh clone", () => {
     // The server's account cannot enter the clone: its files live where it can, data/pg points there.
     assert.ok(pg.isSymbolicLink(), "data/pg links to the cluster kept outside the clone");
     const cluster = await readlink(join(data, "pg"));
-    clusters.push(cluster);
     const owner = await stat(cluster);
     assert.notEqual(owner.uid, 0, "the cluster belongs to an unprivileged account");
     assert.equal(owner.mode & 0o777, 0o700);
