@@ -13,9 +13,9 @@ import { createDb, type Db } from "./shared/platform/db.ts";
 import { createLogger, type Logger } from "./shared/platform/logger.ts";
 import { parseLoginId } from "./shared/platform/names.ts";
 import { openStore } from "./shared/platform/store.ts";
-import { rotateSecretKey } from "./shared/secrets/rotation.ts";
-import { createSecretBox } from "./shared/secrets/secret-box.ts";
-import { loadSecretKey, parseSecretKey } from "./shared/secrets/secret-key.ts";
+import { rotateSecretKey } from "./shared/platform/secrets/rotation.ts";
+import { createSecretBox } from "./shared/platform/secrets/secret-box.ts";
+import { loadSecretKey, parseSecretKey } from "./shared/platform/secrets/secret-key.ts";
 import { resetMfaLocally, resetPasswordLocally, unlockLocally } from "./shared/user/recovery.ts";
 
 const USAGE = [

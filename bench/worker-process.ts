@@ -6,8 +6,8 @@ import { createDb } from "../shared/platform/db.ts";
 import { loadConfig } from "../shared/platform/config.ts";
 import { createLogger } from "../shared/platform/logger.ts";
 import { createMetrics } from "../shared/platform/metrics.ts";
-import { createSecretBox } from "../shared/secrets/secret-box.ts";
-import { loadSecretKey } from "../shared/secrets/secret-key.ts";
+import { createSecretBox } from "../shared/platform/secrets/secret-box.ts";
+import { loadSecretKey } from "../shared/platform/secrets/secret-key.ts";
 import { startWorker } from "../worker/worker.ts";
 
 const url = process.env.BENCH_PG_URL;

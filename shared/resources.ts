@@ -1,17 +1,17 @@
 // What every API-serving process opens at start-up; each piece is registered
 // to close (in reverse order) when the process stops or its start fails.
-import { countJobs } from "./jobs/jobs.store.ts";
+import { countJobs } from "./platform/jobs/jobs.store.ts";
 import { createDb, type Db } from "./platform/db.ts";
 import { createMetrics, type Metrics } from "./platform/metrics.ts";
 import type { ProcessContext } from "./platform/process.ts";
 import { openStore, type Store } from "./platform/store.ts";
 import { seedQuickStart } from "./quickstart/sample.ts";
 import { bootstrapWorkspace } from "./user/bootstrap.ts";
-import { checkSecretKey } from "./secrets/key-check.ts";
-import { createSecretBox, type SecretBox } from "./secrets/secret-box.ts";
-import { loadSecretKey } from "./secrets/secret-key.ts";
+import { checkSecretKey } from "./platform/secrets/key-check.ts";
+import { createSecretBox, type SecretBox } from "./platform/secrets/secret-box.ts";
+import { loadSecretKey } from "./platform/secrets/secret-key.ts";
 import { createSettingCache, type SettingCache } from "./settings/setting-cache.ts";
-import { createChangeFeed, type ChangeFeed } from "./watch/change-feed.ts";
+import { createChangeFeed, type ChangeFeed } from "./platform/watch/change-feed.ts";
 
 export interface Resources {
   store: Store;

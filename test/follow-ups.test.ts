@@ -9,7 +9,7 @@ import pg from "pg";
 import { createDb, type Db } from "../shared/platform/db.ts";
 import { RolloutFollowUps } from "../shared/rollout/follow-ups.ts";
 import { rolloutName, type RolloutRef } from "../shared/rollout/rollout-names.ts";
-import { CHANGE_CHANNEL, noticeChange } from "../shared/watch/change-notice.store.ts";
+import { CHANGE_CHANNEL, noticeChange } from "../shared/platform/watch/change-notice.store.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
 import { quietLogger } from "./helpers/logger.ts";
 

@@ -8,7 +8,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { Group_Source, GroupMember_Role, GroupService } from "../shared/gen/svc/v1/group_service_pb.js";
 import { inRequire2faGroup } from "../shared/group/group-member.store.ts";
-import { encodePageToken } from "../shared/list/page.ts";
+import { encodePageToken } from "../shared/platform/list/page.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { restClient } from "./helpers/rest.ts";

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { addJob } from "../shared/jobs/jobs.store.ts";
+import { addJob } from "../shared/platform/jobs/jobs.store.ts";
 import { startEmbeddedPostgres } from "../shared/platform/embedded-postgres.ts";
 import { migrate } from "../shared/platform/migrate.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";

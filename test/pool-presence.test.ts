@@ -3,7 +3,7 @@
 // the pool has stopped and let its lock go.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { PoolPresence, unlockJobsOfGonePools } from "../shared/jobs/pool-presence.store.ts";
+import { PoolPresence, unlockJobsOfGonePools } from "../shared/platform/jobs/pool-presence.store.ts";
 import { createDb, type Db } from "../shared/platform/db.ts";
 import { adminQuery, createTestDatabase, type TestDatabase } from "./helpers/db.ts";
 import { eventually } from "./helpers/instances.ts";

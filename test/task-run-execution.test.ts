@@ -13,7 +13,7 @@ import { after, before, describe, it } from "node:test";
 import mysql from "mysql2/promise";
 import { sql } from "slonik";
 import { z } from "zod";
-import { addJob } from "../shared/jobs/jobs.store.ts";
+import { addJob } from "../shared/platform/jobs/jobs.store.ts";
 import { createDb, type Db } from "../shared/platform/db.ts";
 import { TASK_RUN_LOCK_CLASS } from "../shared/platform/locks.ts";
 import { createMetrics, type Metrics } from "../shared/platform/metrics.ts";

@@ -4,7 +4,7 @@
 // election and every 10 s, a pass of the task-run reconciler (§12.6), one at
 // a time.
 import { enqueueEveryInstanceSync } from "../shared/instance/instance-sync-jobs.ts";
-import { addJob } from "../shared/jobs/jobs.store.ts";
+import { addJob } from "../shared/platform/jobs/jobs.store.ts";
 import type { Logger } from "../shared/platform/logger.ts";
 import { reconcileTaskRuns, RECONCILE_EVERY_MS } from "../shared/task-run/reconcile.ts";
 import type { TaskDeps } from "./task-list.ts";

@@ -4,9 +4,9 @@ import { createDb } from "../shared/platform/db.ts";
 import { createMetrics } from "../shared/platform/metrics.ts";
 import { runProcess } from "../shared/platform/process.ts";
 import { openStore } from "../shared/platform/store.ts";
-import { checkSecretKey } from "../shared/secrets/key-check.ts";
-import { createSecretBox } from "../shared/secrets/secret-box.ts";
-import { loadSecretKey } from "../shared/secrets/secret-key.ts";
+import { checkSecretKey } from "../shared/platform/secrets/key-check.ts";
+import { createSecretBox } from "../shared/platform/secrets/secret-box.ts";
+import { loadSecretKey } from "../shared/platform/secrets/secret-key.ts";
 import { startWorker } from "./worker.ts";
 
 await runProcess("worker", async ({ config, logger, onStop }) => {

@@ -1,11 +1,11 @@
 // The explicit task list: every job of the catalogue and its handler.
 import type { TaskList } from "graphile-worker";
-import type { JobName } from "../shared/jobs/catalog.ts";
+import type { JobName } from "../shared/platform/jobs/catalog.ts";
 import type { Db } from "../shared/platform/db.ts";
 import type { Logger } from "../shared/platform/logger.ts";
 import type { Metrics } from "../shared/platform/metrics.ts";
 import type { RolloutFollowUps } from "../shared/rollout/follow-ups.ts";
-import type { SecretBox } from "../shared/secrets/secret-box.ts";
+import type { SecretBox } from "../shared/platform/secrets/secret-box.ts";
 import type { SettingReader } from "../shared/settings/setting-cache.ts";
 import type { CancelWatch } from "../shared/task-run/cancel-watch.ts";
 import type { LockConnections } from "../shared/task-run/run-locks.store.ts";

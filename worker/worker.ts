@@ -7,7 +7,7 @@
 import { EventEmitter } from "node:events";
 import { run, type ParsedCronItem, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
-import { PoolPresence } from "../shared/jobs/pool-presence.store.ts";
+import { PoolPresence } from "../shared/platform/jobs/pool-presence.store.ts";
 import { startLeaderElection, type Leadership } from "../shared/platform/leader.ts";
 import { RolloutFollowUps } from "../shared/rollout/follow-ups.ts";
 import { createSettingCache } from "../shared/settings/setting-cache.ts";

@@ -12,7 +12,7 @@ import { endSession, refreshSession, sessionPolicyOf, type IssuedSession } from 
 import { AuthService, LoginResponseSchema } from "../../shared/gen/svc/v1/auth_service_pb.js";
 import type { Db } from "../../shared/platform/db.ts";
 import type { Metrics } from "../../shared/platform/metrics.ts";
-import type { SecretBox } from "../../shared/secrets/secret-box.ts";
+import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
 import type { SettingReader } from "../../shared/settings/setting-cache.ts";
 import { readWorkspaceProfile, type WorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
 import { passwordChangeDue } from "../../shared/user/password-rotation.ts";

@@ -7,7 +7,7 @@ import { getDatabase, transferDatabases, updateDatabase } from "../../shared/dat
 import { DatabaseService } from "../../shared/gen/svc/v1/database_service_pb.js";
 import type { Db } from "../../shared/platform/db.ts";
 import { projectName } from "../../shared/project/projects.ts";
-import type { SecretBox } from "../../shared/secrets/secret-box.ts";
+import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

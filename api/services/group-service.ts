@@ -3,7 +3,7 @@ import { GroupService } from "../../shared/gen/svc/v1/group_service_pb.js";
 import { listGroupPage } from "../../shared/group/group-list.ts";
 import { groupName } from "../../shared/group/group-name.ts";
 import { createGroup, deleteGroup, getGroup, updateGroup } from "../../shared/group/groups.ts";
-import { pageSize } from "../../shared/list/page.ts";
+import { pageSize } from "../../shared/platform/list/page.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import { parseResourceName } from "../../shared/platform/names.ts";
 import { auditScope } from "../transport/audit-scope.ts";

@@ -2,9 +2,9 @@
 // §4.1, §4.8). Lists are public in a reduced form for sign-in pages.
 import { IdentityProviderService } from "../../shared/gen/svc/v1/identity_provider_service_pb.js";
 import { hasPermission, WORKSPACE } from "../../shared/iam/authorize.ts";
-import { pageSize } from "../../shared/list/page.ts";
+import { pageSize } from "../../shared/platform/list/page.ts";
 import type { Db } from "../../shared/platform/db.ts";
-import type { SecretBox } from "../../shared/secrets/secret-box.ts";
+import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
 import type { SettingReader } from "../../shared/settings/setting-cache.ts";
 import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
 import { testIdentityProvider } from "../../shared/sso/idp-test.ts";

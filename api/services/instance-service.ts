@@ -12,7 +12,7 @@ import {
   updateInstance,
 } from "../../shared/instance/instances.ts";
 import type { Db } from "../../shared/platform/db.ts";
-import type { SecretBox } from "../../shared/secrets/secret-box.ts";
+import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

@@ -1,6 +1,6 @@
 // PlanCheckRunService: runs of a plan's checks (contract §10.2).
 import { PlanCheckRunService } from "../../shared/gen/svc/v1/plan_check_run_service_pb.js";
-import { keysetPage } from "../../shared/list/page.ts";
+import { keysetPage } from "../../shared/platform/list/page.ts";
 import { invalidArgument } from "../../shared/platform/errors.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import { listRuns } from "../../shared/plan-check/check-run.store.ts";

@@ -3,7 +3,7 @@ import { RoleService } from "../../shared/gen/svc/v1/role_service_pb.js";
 import { createCustomRole, deleteCustomRole, updateCustomRole } from "../../shared/iam/custom-roles.ts";
 import { listRoles } from "../../shared/iam/role-list.ts";
 import { getRole, parseRoleName, roleName } from "../../shared/iam/roles.ts";
-import { pageSize } from "../../shared/list/page.ts";
+import { pageSize } from "../../shared/platform/list/page.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";

@@ -1,7 +1,7 @@
 // RolloutService: rollouts, their stages and tasks, and task runs (contract §12).
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { RolloutService } from "../../shared/gen/svc/v1/rollout_service_pb.js";
-import { keysetPage } from "../../shared/list/page.ts";
+import { keysetPage } from "../../shared/platform/list/page.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import { failedPrecondition, notFound } from "../../shared/platform/errors.ts";
 import { getPlan, parsePlanName } from "../../shared/plan/plans.ts";
@@ -14,7 +14,7 @@ import { getRolloutView, listRolloutViews } from "../../shared/rollout/rollout-v
 import { findTaskRun, findTaskRunLog, listTaskRuns, type TaskRunRow } from "../../shared/rollout/task-run.store.ts";
 import { findLiveIssueOfPlan } from "../../shared/issue/issue.store.ts";
 import type { SettingReader } from "../../shared/settings/setting-cache.ts";
-import type { ChangeFeed } from "../../shared/watch/change-feed.ts";
+import type { ChangeFeed } from "../../shared/platform/watch/change-feed.ts";
 import type { CommonQueryMethods } from "slonik";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";

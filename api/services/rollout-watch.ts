@@ -14,8 +14,8 @@ import type { Db } from "../../shared/platform/db.ts";
 import { parseRolloutName, rolloutName } from "../../shared/rollout/rollout-names.ts";
 import { getRolloutView } from "../../shared/rollout/rollout-view.ts";
 import type { SettingReader } from "../../shared/settings/setting-cache.ts";
-import type { ChangeFeed } from "../../shared/watch/change-feed.ts";
-import { watchResource } from "../../shared/watch/watch-resource.ts";
+import type { ChangeFeed } from "../../shared/platform/watch/change-feed.ts";
+import { watchResource } from "../../shared/platform/watch/watch-resource.ts";
 import { toIssue } from "./issue-convert.ts";
 import { toRollout } from "./rollout-convert.ts";
 

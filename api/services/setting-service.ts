@@ -6,7 +6,7 @@ import { SettingService, SettingValueSchema, type Setting, SettingSchema } from 
 import { findCanonicalRole } from "../../shared/iam/policy-validation.ts";
 import { invalidArgument } from "../../shared/platform/errors.ts";
 import type { Db } from "../../shared/platform/db.ts";
-import type { SecretBox } from "../../shared/secrets/secret-box.ts";
+import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
 import { sendTestEmail } from "../../shared/email/test-email.ts";
 import type { SettingReader } from "../../shared/settings/setting-cache.ts";
 import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";

@@ -9,7 +9,7 @@ import { requirePermission, WORKSPACE } from "../../shared/iam/authorize.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import { notFound } from "../../shared/platform/errors.ts";
 import { parseLoginId } from "../../shared/platform/names.ts";
-import type { SecretBox } from "../../shared/secrets/secret-box.ts";
+import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
 import type { SettingReader } from "../../shared/settings/setting-cache.ts";
 import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
 import { resetMfa } from "../../shared/user/mfa-reset.ts";

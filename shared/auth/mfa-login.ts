@@ -7,7 +7,7 @@ import { AuditAction } from "../audit/actions.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
 import type { Db } from "../platform/db.ts";
 import { invalidArgument, unauthenticated } from "../platform/errors.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
 import { findUserById, type UserRow } from "../user/user.store.ts";
 import { lockForAttempt, settleSuccess } from "./lockout.ts";

@@ -5,8 +5,8 @@
 // sync_state. Names may be given in full (projects/p) or as bare ids.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { getInstance, parseInstanceName } from "../instance/instances.ts";
-import { parseFilter, type FilterFields, type FilterTerm } from "../list/filter.ts";
-import { keysetPage, type Page, type PageRequest } from "../list/page.ts";
+import { parseFilter, type FilterFields, type FilterTerm } from "../platform/list/filter.ts";
+import { keysetPage, type Page, type PageRequest } from "../platform/list/page.ts";
 import { invalidArgument } from "../platform/errors.ts";
 import { getProject, parseProjectName } from "../project/projects.ts";
 import { listDatabases, type DatabaseRow } from "./database.store.ts";

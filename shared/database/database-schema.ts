@@ -6,7 +6,7 @@ import { syncOneDatabase } from "../instance/instance-sync.ts";
 import { instanceConnection, withTarget } from "../instance/instance-target.ts";
 import { activeInstance } from "../instance/instances.ts";
 import { failedPrecondition, invalidArgument } from "../platform/errors.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import { databaseName, parseDatabaseName, type DatabaseRef } from "./database-name.ts";
 import { findDatabaseMetadata, type DatabaseRow } from "./database.store.ts";
 import { getDatabase } from "./databases.ts";

@@ -4,7 +4,7 @@
 import type { CommonQueryMethods } from "slonik";
 import type { IamSubject } from "../iam/members.ts";
 import { checkEnvironment } from "../instance/environment-check.ts";
-import { maskFields } from "../list/update-mask.ts";
+import { maskFields } from "../platform/list/update-mask.ts";
 import { aborted, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { checkLabels } from "../project/project-fields.ts";
 import { activeProject, parseProjectName, projectName } from "../project/projects.ts";

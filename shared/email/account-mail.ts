@@ -12,13 +12,13 @@ import type { ClientFacts } from "../auth/sessions.ts";
 import type { Db } from "../platform/db.ts";
 import { failedPrecondition } from "../platform/errors.ts";
 import type { Logger } from "../platform/logger.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import type { SettingReader } from "../settings/setting-cache.ts";
 import { settingKind } from "../settings/setting-catalog.ts";
 import { effectiveValue } from "../settings/setting-value.ts";
 import { requireEmail } from "../user/email.ts";
 import { findActiveLocalUsersByEmail, type UserRow } from "../user/user.store.ts";
-import { emailConfigured, sendMail, type Mail } from "./mailer.ts";
+import { emailConfigured, sendMail, type Mail } from "../platform/mail/mailer.ts";
 
 /** What the calls that mail a user need. */
 export interface AccountMailDeps {

@@ -7,7 +7,7 @@ import type { CommonQueryMethods } from "slonik";
 import { requirePermission, WORKSPACE } from "../iam/authorize.ts";
 import { scopesWithBinding } from "../iam/iam-policy.store.ts";
 import { groupMember, type IamSubject } from "../iam/members.ts";
-import { maskFields } from "../list/update-mask.ts";
+import { maskFields } from "../platform/list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { RESOURCE_ID_PATTERN } from "../platform/names.ts";
 import { parseEmail } from "../user/email.ts";

@@ -4,7 +4,7 @@
 // refused; a role still bound anywhere, or granted by SSO_GROUP_MAPPING,
 // cannot be deleted.
 import type { CommonQueryMethods } from "slonik";
-import { maskFields } from "../list/update-mask.ts";
+import { maskFields } from "../platform/list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { scopesWithBinding } from "./iam-policy.store.ts";
 import { unknownPermissions } from "./permissions.ts";

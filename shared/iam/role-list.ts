@@ -2,7 +2,7 @@
 // then the custom roles by id (ignoring case), in keyset pages. A page token
 // holds the last role served: ["b", <predefined id>] or ["c", <lower-case id>].
 import type { CommonQueryMethods } from "slonik";
-import { decodePageToken, encodePageToken } from "../list/page.ts";
+import { decodePageToken, encodePageToken } from "../platform/list/page.ts";
 import { invalidArgument } from "../platform/errors.ts";
 import { PREDEFINED_ROLES } from "./predefined-roles.ts";
 import { listCustomRoles } from "./role.store.ts";

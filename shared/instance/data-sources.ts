@@ -6,7 +6,7 @@ import { z } from "zod";
 import { checkExtraOptions } from "../engine/connect-options.ts";
 import type { ConnectionConfig, Engine, SslMode } from "../engine/target.ts";
 import { invalidArgument } from "../platform/errors.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 
 export type DataSourceType = "ADMIN" | "READ_ONLY";
 

@@ -4,7 +4,7 @@
 import { openTarget } from "../engine/target-open.ts";
 import type { ConnectionConfig, Engine, Target } from "../engine/target.ts";
 import { DomainError, failedPrecondition } from "../platform/errors.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import { connectionConfig, dataSourceOf, type DataSourceType, type StoredDataSource } from "./data-sources.ts";
 import type { InstanceRow } from "./instance.store.ts";
 

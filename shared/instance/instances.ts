@@ -4,10 +4,10 @@
 import type { CommonQueryMethods } from "slonik";
 import { markInstanceDatabasesDeleted } from "../database/database-sync.store.ts";
 import type { Engine } from "../engine/target.ts";
-import { maskFields } from "../list/update-mask.ts";
+import { maskFields } from "../platform/list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { parseResourceName, RESOURCE_ID_PATTERN } from "../platform/names.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import { environmentName } from "../settings/environments.ts";
 import { checkedDataSources, type DataSourceDraft } from "./data-sources.ts";
 import { checkEnvironment } from "./environment-check.ts";

@@ -2,10 +2,10 @@
 // server's events, oldest first. Only its author edits a comment; events are
 // never edited.
 import type { CommonQueryMethods } from "slonik";
-import { maskFields } from "../list/update-mask.ts";
-import { keysetPage, type Page, type PageRequest } from "../list/page.ts";
+import { maskFields } from "../platform/list/update-mask.ts";
+import { keysetPage, type Page, type PageRequest } from "../platform/list/page.ts";
 import { failedPrecondition, invalidArgument, notFound, permissionDenied } from "../platform/errors.ts";
-import { noticeChange } from "../watch/change-notice.store.ts";
+import { noticeChange } from "../platform/watch/change-notice.store.ts";
 import { findComment, insertComment, listComments, updateCommentText, type CommentRow } from "./issue-comment.store.ts";
 import { commentName, issueName, type CommentRef, type IssueRef } from "./issue-names.ts";
 import { getIssue } from "./issues.ts";

@@ -6,9 +6,9 @@
 import type { CommonQueryMethods } from "slonik";
 import { boundRoles, hasPermission, projectsWithBinding, requirePermission, WORKSPACE } from "../iam/authorize.ts";
 import type { IamSubject } from "../iam/members.ts";
-import { parseFilter, type FilterFields, type FilterTerm } from "../list/filter.ts";
-import { keysetPage, type Page, type PageRequest } from "../list/page.ts";
-import { userFilterValue } from "../list/user-filter-value.ts";
+import { parseFilter, type FilterFields, type FilterTerm } from "../platform/list/filter.ts";
+import { keysetPage, type Page, type PageRequest } from "../platform/list/page.ts";
+import { userFilterValue } from "../platform/list/user-filter-value.ts";
 import { getProject, parseProjectName, projectName } from "../project/projects.ts";
 import { listIssues, type HeldRoles } from "./issue-list.store.ts";
 import type { IssueRow } from "./issue.store.ts";

@@ -5,7 +5,7 @@ import { startApproval } from "../approval/approval-flow.ts";
 import type { CallAudit } from "../audit/call-audit.ts";
 import { requirePermission } from "../iam/authorize.ts";
 import type { IamSubject } from "../iam/members.ts";
-import { maskFields } from "../list/update-mask.ts";
+import { maskFields } from "../platform/list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { checkRequestId } from "../platform/names.ts";
 import { parsePlanName, planName } from "../plan/plans.ts";
@@ -13,7 +13,7 @@ import { findPlan } from "../plan/plan.store.ts";
 import { activeProject, projectName } from "../project/projects.ts";
 import { rolloutName } from "../rollout/rollout-names.ts";
 import { findRolloutByPlan } from "../rollout/rollout.store.ts";
-import { noticeChange } from "../watch/change-notice.store.ts";
+import { noticeChange } from "../platform/watch/change-notice.store.ts";
 import { issueName, type IssueRef } from "./issue-names.ts";
 import {
   findIssue,

@@ -3,7 +3,7 @@
 // one plan's checks never run twice at once and a newer run supersedes an
 // older one that has not started.
 import type { CommonQueryMethods } from "slonik";
-import { addJob } from "../jobs/jobs.store.ts";
+import { addJob } from "../platform/jobs/jobs.store.ts";
 import { findPlan } from "../plan/plan.store.ts";
 import { failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { cancelRunningRun, findRun, finishRun, insertRun, type CheckRunRow } from "./check-run.store.ts";

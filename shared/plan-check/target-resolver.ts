@@ -6,7 +6,7 @@ import { findDatabase, findDatabaseMetadata } from "../database/database.store.t
 import { instanceConnection } from "../instance/instance-target.ts";
 import { findInstance } from "../instance/instance.store.ts";
 import { failedPrecondition } from "../platform/errors.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import type { CheckTarget } from "./check-target.ts";
 
 export function targetResolver(db: CommonQueryMethods, secrets: SecretBox): (name: string) => Promise<CheckTarget> {

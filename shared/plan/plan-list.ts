@@ -2,9 +2,9 @@
 // (me for the caller), create_time, title (substring) and has_rollout, newest
 // first.
 import type { CommonQueryMethods } from "slonik";
-import { parseFilter, type FilterFields } from "../list/filter.ts";
-import { keysetPage, type Page, type PageRequest } from "../list/page.ts";
-import { userFilterValue } from "../list/user-filter-value.ts";
+import { parseFilter, type FilterFields } from "../platform/list/filter.ts";
+import { keysetPage, type Page, type PageRequest } from "../platform/list/page.ts";
+import { userFilterValue } from "../platform/list/user-filter-value.ts";
 import { listPlans, type PlanRow } from "./plan.store.ts";
 
 const FILTER_FIELDS: FilterFields = {

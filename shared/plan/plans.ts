@@ -6,7 +6,7 @@ import type { CommonQueryMethods } from "slonik";
 import type { CallAudit } from "../audit/call-audit.ts";
 import { requirePermission } from "../iam/authorize.ts";
 import type { IamSubject } from "../iam/members.ts";
-import { maskFields } from "../list/update-mask.ts";
+import { maskFields } from "../platform/list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { RESOURCE_ID_PATTERN, checkRequestId } from "../platform/names.ts";
 import { resetApproval } from "../approval/approval-flow.ts";

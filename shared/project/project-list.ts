@@ -4,8 +4,8 @@
 import type { CommonQueryMethods } from "slonik";
 import { hasPermission, projectsWithBinding, WORKSPACE } from "../iam/authorize.ts";
 import type { IamSubject } from "../iam/members.ts";
-import { parseFilter, type FilterFields } from "../list/filter.ts";
-import { keysetPage, type Page, type PageRequest } from "../list/page.ts";
+import { parseFilter, type FilterFields } from "../platform/list/filter.ts";
+import { keysetPage, type Page, type PageRequest } from "../platform/list/page.ts";
 import { listProjects, type ProjectRow } from "./project.store.ts";
 
 const FILTER_FIELDS: FilterFields = {

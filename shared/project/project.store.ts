@@ -1,9 +1,9 @@
 // SQL on project (contract §9.1).
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import type { FilterTerm } from "../list/filter.ts";
-import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../list/newest-first.store.ts";
-import type { PageKey } from "../list/page.ts";
+import type { FilterTerm } from "../platform/list/filter.ts";
+import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../platform/list/newest-first.store.ts";
+import type { PageKey } from "../platform/list/page.ts";
 
 export const projectRow = z
   .object({

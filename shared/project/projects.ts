@@ -6,7 +6,7 @@ import type { CallAudit } from "../audit/call-audit.ts";
 import { userName } from "../auth/principal.ts";
 import { grantRoles } from "../iam/grant-roles.ts";
 import { userMember } from "../iam/members.ts";
-import { maskFields } from "../list/update-mask.ts";
+import { maskFields } from "../platform/list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { parseResourceName, RESOURCE_ID_PATTERN } from "../platform/names.ts";
 import { checkKey, checkLabels, newProjectFields, parallelTasks, timeoutMs, type ProjectDraft } from "./project-fields.ts";

@@ -15,7 +15,7 @@ import type { Db, Tx } from "../platform/db.ts";
 import type { Logger } from "../platform/logger.ts";
 import { findProject } from "../project/project.store.ts";
 import { createProject, projectName } from "../project/projects.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import { prepareSampleServer, SAMPLE_DATABASES, type SampleServer } from "./sample-server.ts";
 
 export const SAMPLE_PROJECT = "sample";

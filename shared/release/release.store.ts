@@ -1,10 +1,10 @@
 // SQL on release (contract §13.1).
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import type { FilterTerm } from "../list/filter.ts";
-import { sqlOperator } from "../list/filter-comparison.store.ts";
-import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../list/newest-first.store.ts";
-import type { PageKey } from "../list/page.ts";
+import type { FilterTerm } from "../platform/list/filter.ts";
+import { sqlOperator } from "../platform/list/filter-comparison.store.ts";
+import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../platform/list/newest-first.store.ts";
+import type { PageKey } from "../platform/list/page.ts";
 import type { ReleaseFile } from "./release-files.ts";
 import { findByRequest } from "../platform/request-id.store.ts";
 

@@ -2,8 +2,8 @@
 // changing the title (nothing else ever changes), soft deletion and restoring.
 import type { CommonQueryMethods } from "slonik";
 import type { CallAudit } from "../audit/call-audit.ts";
-import { jsonName, snakeCase } from "../list/field-name.ts";
-import { maskFields } from "../list/update-mask.ts";
+import { jsonName, snakeCase } from "../platform/list/field-name.ts";
+import { maskFields } from "../platform/list/update-mask.ts";
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { RESOURCE_ID_PATTERN, checkRequestId } from "../platform/names.ts";
 import { activeProject } from "../project/projects.ts";

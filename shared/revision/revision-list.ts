@@ -3,9 +3,9 @@
 import type { CommonQueryMethods } from "slonik";
 import type { DatabaseRef } from "../database/database-name.ts";
 import { getDatabase } from "../database/databases.ts";
-import { parseFilter, type FilterFields } from "../list/filter.ts";
+import { parseFilter, type FilterFields } from "../platform/list/filter.ts";
 import { invalidArgument } from "../platform/errors.ts";
-import { keysetPage, type Page, type PageRequest } from "../list/page.ts";
+import { keysetPage, type Page, type PageRequest } from "../platform/list/page.ts";
 import { listRevisions, type RevisionRow } from "./revision.store.ts";
 
 const FILTER_FIELDS: FilterFields = {

@@ -3,8 +3,8 @@
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import type { DatabaseRef } from "../database/database-name.ts";
-import { sqlOperator } from "../list/filter-comparison.store.ts";
-import type { FilterTerm } from "../list/filter.ts";
+import { sqlOperator } from "../platform/list/filter-comparison.store.ts";
+import type { FilterTerm } from "../platform/list/filter.ts";
 
 export const revisionRow = z
   .object({

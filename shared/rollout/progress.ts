@@ -9,7 +9,7 @@ import { addIssueEvent } from "../issue/issue-events.ts";
 import { issueName } from "../issue/issue-names.ts";
 import { storedSettings } from "../settings/setting-cache.ts";
 import { readEnvironments } from "../settings/environments.ts";
-import { noticeChange } from "../watch/change-notice.store.ts";
+import { noticeChange } from "../platform/watch/change-notice.store.ts";
 import { rolloutName, stageName, type RolloutRef } from "./rollout-names.ts";
 import {
   findRollout,

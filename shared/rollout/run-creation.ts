@@ -2,8 +2,8 @@
 // written in one transaction, so dispatch is the job queue's own
 // notification at commit, never a polling tick.
 import type { CommonQueryMethods } from "slonik";
-import { TASK_RUN_JOB_KEY_PREFIX } from "../jobs/catalog.ts";
-import { addKeyedJobs } from "../jobs/jobs.store.ts";
+import { TASK_RUN_JOB_KEY_PREFIX } from "../platform/jobs/catalog.ts";
+import { addKeyedJobs } from "../platform/jobs/jobs.store.ts";
 import type { RolloutRef } from "./rollout-names.ts";
 import { setTaskState } from "./task.store.ts";
 import { insertPendingRuns } from "./task-run.store.ts";

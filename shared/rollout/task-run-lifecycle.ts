@@ -7,7 +7,7 @@
 import type { CommonQueryMethods } from "slonik";
 import type { StatementLog } from "../engine/target.ts";
 import { addIssueEvent } from "../issue/issue-events.ts";
-import { noticeChange } from "../watch/change-notice.store.ts";
+import { noticeChange } from "../platform/watch/change-notice.store.ts";
 import { rolloutName, taskRunName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout } from "./rollout.store.ts";
 import { createRuns } from "./run-creation.ts";

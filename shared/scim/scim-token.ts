@@ -6,7 +6,7 @@
 // payload, so the token is opened once per change, not on every request.
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { WorkspaceProfileSetting } from "../gen/svc/v1/setting_workspace_pb.js";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import type { SettingReader } from "../settings/setting-cache.ts";
 import { settingKind } from "../settings/setting-catalog.ts";
 import { effectiveValue } from "../settings/setting-value.ts";

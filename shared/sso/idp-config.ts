@@ -6,7 +6,7 @@
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { z } from "zod";
 import { invalidArgument } from "../platform/errors.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 
 const fieldMapping = z.object({ loginId: z.string(), email: z.string(), displayName: z.string(), groups: z.string() });
 

@@ -6,7 +6,7 @@
 import * as client from "openid-client";
 import type { CommonQueryMethods } from "slonik";
 import { unauthenticated, unavailable } from "../platform/errors.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import type { OidcConfig } from "./idp-config.ts";
 import type { IdpRow } from "./idp.store.ts";
 import { insertLoginState, type LoginStateRow } from "./sso-state.store.ts";

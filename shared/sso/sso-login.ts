@@ -15,7 +15,7 @@ import type { SignedIn } from "../auth/sign-in.ts";
 import type { Db } from "../platform/db.ts";
 import { invalidArgument, permissionDenied, unauthenticated } from "../platform/errors.ts";
 import { RESOURCE_ID_PATTERN } from "../platform/names.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import type { SettingReader } from "../settings/setting-cache.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
 import type { IdpType } from "./idp-config.ts";

@@ -19,7 +19,7 @@ import { errorMessage } from "../engine/connect-failure.ts";
 import type { RolloutFollowUps } from "../rollout/follow-ups.ts";
 import type { RunOutcome } from "../rollout/task-run-lifecycle.ts";
 import { releaseGate, type ReleaseGateDecision } from "../revision/revision-gate.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import type { SettingReader } from "../settings/setting-cache.ts";
 import { isSuspension } from "./cancel.ts";
 import { findCancelReason } from "./cancel.store.ts";

@@ -4,7 +4,7 @@ import { instanceConnection, type ReachableInstance } from "../instance/instance
 import { findInstance, type InstanceRow } from "../instance/instance.store.ts";
 import type { ConnectionConfig } from "../engine/target.ts";
 import { failedPrecondition } from "../platform/errors.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import type { CommonQueryMethods } from "slonik";
 
 export async function runConnection(db: CommonQueryMethods, secrets: SecretBox, instanceId: string): Promise<ConnectionConfig> {

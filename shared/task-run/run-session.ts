@@ -6,7 +6,7 @@
 // it unused. A deleted instance cannot be reached: executing then fails.
 import { openTarget } from "../engine/target-open.ts";
 import type { ExecuteOutcome, ExecuteRequest, ScriptSession, Target } from "../engine/target.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import { runConnectionOf } from "./run-connection.ts";
 import type { ExecutableRun } from "./run-locks.store.ts";
 

@@ -10,7 +10,7 @@ import { activeLock } from "../auth/lockout.ts";
 import { lockedRefusal, Refusal, refuseWrongCredential } from "../auth/login-refusal.ts";
 import { checkOtpCode, INVALID_CODE } from "../auth/second-factor.ts";
 import { invalidArgument } from "../platform/errors.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import { verifyPassword } from "./password-hash.ts";
 import type { UserRow } from "./user.store.ts";
 

@@ -17,7 +17,7 @@ import { INVALID_CODE } from "../auth/second-factor.ts";
 import { clearPendingMfaEnrollment } from "../auth/session.store.ts";
 import { newTotpEnrollment, totpTimeStep, type TotpEnrollment } from "../auth/totp.ts";
 import { failedPrecondition, invalidArgument } from "../platform/errors.ts";
-import type { SecretBox } from "../secrets/secret-box.ts";
+import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
 import { proveCurrentOtp, proveCurrentPassword } from "./credential-check.ts";
 import type { UserRow } from "./user.store.ts";

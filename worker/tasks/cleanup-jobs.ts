@@ -1,7 +1,7 @@
 // maintenance.cleanupJobs: removes permanently failed jobs once they are old.
 import type { Task } from "graphile-worker";
-import { parseJobPayload } from "../../shared/jobs/catalog.ts";
-import { deletePermafailedJobs } from "../../shared/jobs/jobs.store.ts";
+import { parseJobPayload } from "../../shared/platform/jobs/catalog.ts";
+import { deletePermafailedJobs } from "../../shared/platform/jobs/jobs.store.ts";
 import type { Db } from "../../shared/platform/db.ts";
 
 export function cleanupJobs(db: Db): Task {

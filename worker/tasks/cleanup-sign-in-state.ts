@@ -14,7 +14,7 @@ import { deleteDeadPasswordResetTokens } from "../../shared/auth/password-reset-
 import { LOGIN_RATE_LIMIT } from "../../shared/auth/rate-limit.ts";
 import { deleteOldRateLimitHits } from "../../shared/auth/rate-limit.store.ts";
 import { deleteExpiredSessionTokens } from "../../shared/auth/session.store.ts";
-import { parseJobPayload } from "../../shared/jobs/catalog.ts";
+import { parseJobPayload } from "../../shared/platform/jobs/catalog.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import { deleteExpiredSsoState } from "../../shared/sso/sso-state.store.ts";
 

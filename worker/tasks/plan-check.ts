@@ -1,6 +1,6 @@
 // plan.check: executes one plan check run (contract §10.2).
 import type { Task } from "graphile-worker";
-import { parseJobPayload } from "../../shared/jobs/catalog.ts";
+import { parseJobPayload } from "../../shared/platform/jobs/catalog.ts";
 import { executeCheckRun } from "../../shared/plan-check/run-checks.ts";
 import { targetResolver } from "../../shared/plan-check/target-resolver.ts";
 import { storedSettings } from "../../shared/settings/setting-cache.ts";

@@ -3,9 +3,9 @@
 // FAILED sync, so the job itself succeeds.
 import type { Task } from "graphile-worker";
 import { syncInstance } from "../../shared/instance/instance-sync.ts";
-import { parseJobPayload } from "../../shared/jobs/catalog.ts";
+import { parseJobPayload } from "../../shared/platform/jobs/catalog.ts";
 import type { Db } from "../../shared/platform/db.ts";
-import type { SecretBox } from "../../shared/secrets/secret-box.ts";
+import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
 
 export function syncInstanceTask(db: Db, secrets: SecretBox): Task {
   return async (raw, helpers) => {

@@ -1,7 +1,7 @@
 // The filter grammar of contract §2.3, checked against the fields of §2.4.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DomainError } from "../platform/errors.ts";
+import { DomainError } from "../errors.ts";
 import { parseFilter, parseRfc3339, type FilterFields } from "./filter.ts";
 
 const auditFields: FilterFields = {

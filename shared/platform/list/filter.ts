@@ -4,7 +4,7 @@
 //
 // `me` (for creator, actor, approver) is kept as the raw string "me"; the
 // caller substitutes the signed-in principal, since only it knows who that is.
-import { invalidArgument } from "../platform/errors.ts";
+import { invalidArgument } from "../errors.ts";
 import { fieldResolver, unknownField } from "./field-name.ts";
 import { readTerms, type FilterOp, type RawTerm } from "./filter-syntax.ts";
 

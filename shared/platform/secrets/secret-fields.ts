@@ -2,8 +2,8 @@
 // descriptors: INPUT_ONLY fields and fields with the svc.v1.secret option.
 // A stored secret is shown only through its companion `<field>_set` flag.
 import { getOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
-import { FieldBehavior, field_behavior } from "../gen/google/api/field_behavior_pb.js";
-import { secret } from "../gen/svc/v1/annotation_pb.js";
+import { FieldBehavior, field_behavior } from "../../gen/google/api/field_behavior_pb.js";
+import { secret } from "../../gen/svc/v1/annotation_pb.js";
 
 const secretFields = new WeakMap<DescField, boolean>();
 

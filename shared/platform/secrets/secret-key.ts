@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { ConfigError, type Config } from "../platform/config.ts";
-import type { Logger } from "../platform/logger.ts";
+import { ConfigError, type Config } from "../config.ts";
+import type { Logger } from "../logger.ts";
 import { KEY_BYTES } from "./secret-box.ts";
 
 export const GENERATED_KEY_FILE = "secret.key";

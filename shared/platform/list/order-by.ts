@@ -1,7 +1,7 @@
 // `order_by` (contract §2.2): comma-separated `field [asc|desc]`, checked
 // against the fields a list can sort by. Names may be snake_case or
 // lowerCamelCase; the result names the canonical field the list gave.
-import { invalidArgument } from "../platform/errors.ts";
+import { invalidArgument } from "../errors.ts";
 import { fieldResolver, unknownField, type FieldResolver } from "./field-name.ts";
 
 export interface OrderKey {

@@ -11,10 +11,10 @@
 import pg from "pg";
 import { sql } from "slonik";
 import { z } from "zod";
-import { withTransaction, type Db } from "../platform/db.ts";
-import { JOB_POOL_LOCK_CLASS } from "../platform/locks.ts";
-import { SESSION_KEEPALIVE_OPTIONS } from "../platform/session-keepalive.ts";
-import type { Logger } from "../platform/logger.ts";
+import { withTransaction, type Db } from "../db.ts";
+import { JOB_POOL_LOCK_CLASS } from "../locks.ts";
+import { SESSION_KEEPALIVE_OPTIONS } from "../session-keepalive.ts";
+import type { Logger } from "../logger.ts";
 
 const RECONNECT_MS = 1_000;
 const GRACE_SECONDS = 10;

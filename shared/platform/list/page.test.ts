@@ -1,7 +1,7 @@
 // Page sizes and keyset page tokens (contract §2.1).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DomainError } from "../platform/errors.ts";
+import { DomainError } from "../errors.ts";
 import { decodePageToken, encodePageToken, pageSize } from "./page.ts";
 
 function assertInvalid(run: () => unknown, message: string): void {

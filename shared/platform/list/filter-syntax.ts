@@ -1,7 +1,7 @@
 // The syntax of `filter` (contract §2.3): `term (AND term)*`, each term
 // `field OP value`. This file only splits the text into terms; filter.ts checks
 // them against a list's fields. Positions in messages count characters from 0.
-import { invalidArgument, type DomainError } from "../platform/errors.ts";
+import { invalidArgument, type DomainError } from "../errors.ts";
 
 export type FilterOp = ":" | "=" | "!=" | ">" | ">=" | "<" | "<=";
 

@@ -3,7 +3,7 @@
 // or task runs) announces the resource's name on one channel, in the writing
 // transaction, so the notice is delivered exactly when the change commits.
 import type { CommonQueryMethods } from "slonik";
-import { preparedCommand } from "../platform/db.ts";
+import { preparedCommand } from "../db.ts";
 
 export const CHANGE_CHANNEL = "svc_change";
 

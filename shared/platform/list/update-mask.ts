@@ -3,7 +3,7 @@
 // prefixed with the resource's field name); naming an output-only field or an
 // unknown one → invalid_argument. Messages name fields in their JSON form
 // (lowerCamelCase), as the REST and Connect JSON clients write them (§1.3).
-import { invalidArgument } from "../platform/errors.ts";
+import { invalidArgument } from "../errors.ts";
 import { jsonName, snakeCase } from "./field-name.ts";
 
 export interface MaskSpec<F extends string> {

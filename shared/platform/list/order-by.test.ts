@@ -1,7 +1,7 @@
 // `order_by` (contract §2.2).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DomainError } from "../platform/errors.ts";
+import { DomainError } from "../errors.ts";
 import { parseOrderBy, type OrderKey } from "./order-by.ts";
 
 function assertInvalid(run: () => unknown, message: string): void {

@@ -3,7 +3,7 @@
 // when its change commits.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import { preparedCommand } from "../platform/db.ts";
+import { preparedCommand } from "../db.ts";
 import type { JobName, JobPayload } from "./catalog.ts";
 
 export interface EnqueueOptions {

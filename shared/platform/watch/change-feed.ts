@@ -4,8 +4,8 @@
 // connection is lost it is opened again after a second; once it listens
 // again every subscriber is called, since a notice may have been missed
 // while it was down (contract §12.3, WatchRollout and WatchIssue).
-import { listenToChannel } from "../platform/channel-listener.ts";
-import type { Logger } from "../platform/logger.ts";
+import { listenToChannel } from "../channel-listener.ts";
+import type { Logger } from "../logger.ts";
 import { CHANGE_CHANNEL } from "./change-notice.store.ts";
 
 export interface ChangeFeed {

@@ -3,7 +3,7 @@
 // to, as base64url JSON. It holds nothing secret: a client that edits it only
 // moves its own cursor, and a token from another query is refused.
 import { createHash } from "node:crypto";
-import { invalidArgument } from "../platform/errors.ts";
+import { invalidArgument } from "../errors.ts";
 
 export interface PageSizeOptions {
   /** Used when the request gives no size or 0; 50 unless the list says otherwise. */

@@ -3,9 +3,9 @@
 // what a person is waiting for: sign-in codes, password-reset links and the
 // setting's test message. The SMTP password is opened only here.
 import nodemailer from "nodemailer";
-import type { EmailSetting } from "../gen/svc/v1/setting_integrations_pb.js";
-import { EmailSetting_Authentication, EmailSetting_Smtp_Encryption } from "../gen/svc/v1/setting_integrations_pb.js";
-import { failedPrecondition, unavailable } from "../platform/errors.ts";
+import type { EmailSetting } from "../../gen/svc/v1/setting_integrations_pb.js";
+import { EmailSetting_Authentication, EmailSetting_Smtp_Encryption } from "../../gen/svc/v1/setting_integrations_pb.js";
+import { failedPrecondition, unavailable } from "../errors.ts";
 import type { SecretBox } from "../secrets/secret-box.ts";
 
 export interface Mail {

@@ -1,6 +1,6 @@
 // Field names in `filter` and `order_by` may be written in snake_case or
 // lowerCamelCase (contract §3.1): `create_time` and `createTime` are one field.
-import { invalidArgument, type DomainError } from "../platform/errors.ts";
+import { invalidArgument, type DomainError } from "../errors.ts";
 
 /** The snake_case form of a snake_case or lowerCamelCase name. */
 export function snakeCase(name: string): string {
