@@ -5,8 +5,8 @@ import { sessionPolicyOf } from "../shared/auth/sessions.ts";
 import { checkScope, decideAccess, WORKSPACE } from "../shared/iam/authorize.ts";
 import { isPermission } from "../shared/iam/permissions.ts";
 import type { Db } from "../shared/platform/db.ts";
-import type { SettingReader } from "../shared/settings/setting-cache.ts";
-import { readWorkspaceProfile } from "../shared/settings/workspace-profile.ts";
+import type { SettingReader } from "../shared/governance/settings/setting-cache.ts";
+import { readWorkspaceProfile } from "../shared/governance/settings/workspace-profile.ts";
 import type { Authorize } from "./transport/interceptors/acl.ts";
 import type { Authenticate } from "./transport/interceptors/authn.ts";
 

@@ -7,11 +7,11 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { trustedProxyList, type Config } from "../shared/platform/config.ts";
 import type { Db } from "../shared/platform/db.ts";
 import type { Logger } from "../shared/platform/logger.ts";
-import { createAuditMirror } from "../shared/audit/stdout-mirror.ts";
+import { createAuditMirror } from "../shared/governance/audit/stdout-mirror.ts";
 import type { Metrics } from "../shared/platform/metrics.ts";
 import type { SecretBox } from "../shared/platform/secrets/secret-box.ts";
-import { withExternalUrlFlag } from "../shared/settings/external-url-flag.ts";
-import type { SettingReader } from "../shared/settings/setting-cache.ts";
+import { withExternalUrlFlag } from "../shared/governance/settings/external-url-flag.ts";
+import type { SettingReader } from "../shared/governance/settings/setting-cache.ts";
 import type { ChangeFeed } from "../shared/platform/watch/change-feed.ts";
 import { registerClientIp } from "./client-ip.ts";
 import { registerOpenApi } from "./openapi/openapi.ts";

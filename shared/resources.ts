@@ -10,7 +10,7 @@ import { bootstrapWorkspace } from "./user/bootstrap.ts";
 import { checkSecretKey } from "./platform/secrets/key-check.ts";
 import { createSecretBox, type SecretBox } from "./platform/secrets/secret-box.ts";
 import { loadSecretKey } from "./platform/secrets/secret-key.ts";
-import { createSettingCache, type SettingCache } from "./settings/setting-cache.ts";
+import { createSettingCache, type SettingCache } from "./governance/settings/setting-cache.ts";
 import { createChangeFeed, type ChangeFeed } from "./platform/watch/change-feed.ts";
 
 export interface Resources {

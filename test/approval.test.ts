@@ -13,7 +13,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { Issue_ApprovalStatus, IssueService } from "../shared/gen/svc/v1/issue_service_pb.js";
 import { createMetrics } from "../shared/platform/metrics.ts";
-import { WORKSPACE_APPROVAL_DEFAULTS } from "../shared/settings/setting-defaults.ts";
+import { WORKSPACE_APPROVAL_DEFAULTS } from "../shared/governance/settings/setting-defaults.ts";
 import { startWorker, type Worker } from "../worker/worker.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";

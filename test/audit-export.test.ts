@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
-import { AUDIT_RECORD_FIELDS } from "../shared/audit/audit-json.ts";
+import { AUDIT_RECORD_FIELDS } from "../shared/governance/audit/audit-json.ts";
 import { AuditLogService, ExportAuditLogsRequest_Format, type ExportAuditLogsResponse } from "../shared/gen/svc/v1/audit_log_service_pb.js";
 import { adminQuery } from "./helpers/db.ts";
 import { lastAuditId, recordsSince, seedRecords, startAuditApp, type AuditApp, type SeedRecord } from "./helpers/audit.ts";

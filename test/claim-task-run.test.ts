@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
-import { createSettingCache, type SettingCache } from "../shared/settings/setting-cache.ts";
+import { createSettingCache, type SettingCache } from "../shared/governance/settings/setting-cache.ts";
 import { claimTaskRun } from "../shared/task-run/claim-task-run.ts";
 import { LockConnections, RunLocks } from "../shared/task-run/run-locks.store.ts";
 import type { TestApp } from "./helpers/app.ts";

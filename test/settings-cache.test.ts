@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { sql } from "slonik";
 import { createDb, type Db } from "../shared/platform/db.ts";
-import { createSettingCache, type SettingCache } from "../shared/settings/setting-cache.ts";
-import { getSignInOptions } from "../shared/settings/workspace-profile.ts";
+import { createSettingCache, type SettingCache } from "../shared/governance/settings/setting-cache.ts";
+import { getSignInOptions } from "../shared/governance/settings/workspace-profile.ts";
 import { adminQuery, createTestDatabase, type TestDatabase } from "./helpers/db.ts";
 import { quietLogger } from "./helpers/logger.ts";
 

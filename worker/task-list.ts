@@ -6,7 +6,7 @@ import type { Logger } from "../shared/platform/logger.ts";
 import type { Metrics } from "../shared/platform/metrics.ts";
 import type { RolloutFollowUps } from "../shared/rollout/follow-ups.ts";
 import type { SecretBox } from "../shared/platform/secrets/secret-box.ts";
-import type { SettingReader } from "../shared/settings/setting-cache.ts";
+import type { SettingReader } from "../shared/governance/settings/setting-cache.ts";
 import type { CancelWatch } from "../shared/task-run/cancel-watch.ts";
 import type { LockConnections } from "../shared/task-run/run-locks.store.ts";
 import { cleanupJobs } from "./tasks/cleanup-jobs.ts";

@@ -10,7 +10,7 @@ import pg from "pg";
 import { PoolPresence } from "../shared/platform/jobs/pool-presence.store.ts";
 import { startLeaderElection, type Leadership } from "../shared/platform/leader.ts";
 import { RolloutFollowUps } from "../shared/rollout/follow-ups.ts";
-import { createSettingCache } from "../shared/settings/setting-cache.ts";
+import { createSettingCache } from "../shared/governance/settings/setting-cache.ts";
 import { createCancelWatch } from "../shared/task-run/cancel-watch.ts";
 import { LockConnections } from "../shared/task-run/run-locks.store.ts";
 import { createGraphileLogger } from "./graphile-logger.ts";

@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { PrincipalRateLimiter } from "../../shared/auth/principal-rate-limit.ts";
 import { directoryAccess } from "../../shared/scim/scim-token.ts";
 import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
-import type { SettingReader } from "../../shared/settings/setting-cache.ts";
+import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
 import { sendScimError } from "./scim-reply.ts";
 
 export interface ScimAccessDeps {

@@ -14,7 +14,7 @@ import type { JsonObject } from "../../shared/scim/scim-json.ts";
 import { listResponse, parseListQuery, parseProjection, type QueryParameters } from "../../shared/scim/scim-list.ts";
 import { resourceTypes, schemas, serviceProviderConfig } from "../../shared/scim/scim-schemas.ts";
 import { createScimUser, deleteScimUser, getScimUser, patchScimUser, replaceScimUser, searchScimUsers } from "../../shared/scim/scim-users.ts";
-import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
+import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
 import { scimAccessHook, type ScimAccessDeps } from "./scim-access.ts";
 import { sendScim, sendScimError, sendScimFailure, sendScimFastifyError } from "./scim-reply.ts";
 

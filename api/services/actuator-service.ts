@@ -5,8 +5,8 @@ import { ActuatorInfoSchema, ActuatorService } from "../../shared/gen/svc/v1/act
 import { lastSessionUse } from "../../shared/auth/session.store.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import { gitCommit, version } from "../../shared/platform/version.ts";
-import type { SettingReader } from "../../shared/settings/setting-cache.ts";
-import { getSignInOptions } from "../../shared/settings/workspace-profile.ts";
+import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
+import { getSignInOptions } from "../../shared/governance/settings/workspace-profile.ts";
 import { firstAdminPending } from "../../shared/user/user.store.ts";
 import { registration } from "../transport/services.ts";
 

@@ -3,8 +3,8 @@
 // (bb.auditLogs.export, with the query and the number of records sent) is
 // written when the stream ends, from the facts stated here.
 import type { HandlerContext } from "@connectrpc/connect";
-import { exportAuditLogs } from "../../shared/audit/audit-export.ts";
-import { parseAuditQuery, searchAuditLogs } from "../../shared/audit/audit-search.ts";
+import { exportAuditLogs } from "../../shared/governance/audit/audit-export.ts";
+import { parseAuditQuery, searchAuditLogs } from "../../shared/governance/audit/audit-search.ts";
 import { AuditLogService, ExportAuditLogsRequest_Format } from "../../shared/gen/svc/v1/audit_log_service_pb.js";
 import type { Db } from "../../shared/platform/db.ts";
 import { streamAuditScope } from "../transport/audit-scope.ts";

@@ -13,8 +13,8 @@ import { AuthService, LoginResponseSchema } from "../../shared/gen/svc/v1/auth_s
 import type { Db } from "../../shared/platform/db.ts";
 import type { Metrics } from "../../shared/platform/metrics.ts";
 import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
-import type { SettingReader } from "../../shared/settings/setting-cache.ts";
-import { readWorkspaceProfile, type WorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
+import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
+import { readWorkspaceProfile, type WorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
 import { passwordChangeDue } from "../../shared/user/password-rotation.ts";
 import { findUserById, type UserRow } from "../../shared/user/user.store.ts";
 import { auditScope } from "../transport/audit-scope.ts";

@@ -7,7 +7,7 @@ import { databaseName, type DatabaseRef } from "../../shared/database/database-n
 import type { DatabaseRow } from "../../shared/database/database.store.ts";
 import type { DatabaseMetadata as StoredMetadata } from "../../shared/engine/metadata.ts";
 import { projectName } from "../../shared/project/projects.ts";
-import { environmentName } from "../../shared/settings/environments.ts";
+import { environmentName } from "../../shared/governance/settings/environments.ts";
 
 export function toDatabase(row: DatabaseRow): Database {
   return create(DatabaseSchema, {

@@ -6,7 +6,7 @@ import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { sendEmailCode } from "../../shared/auth/email-code.ts";
 import { requestPasswordReset, resetPassword } from "../../shared/auth/password-reset.ts";
 import type { AuthService } from "../../shared/gen/svc/v1/auth_service_pb.js";
-import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
+import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { requestFacts } from "../transport/context.ts";
 import type { AuthDeps } from "./auth-service.ts";

@@ -5,8 +5,8 @@ import { hasPermission, WORKSPACE } from "../../shared/iam/authorize.ts";
 import { pageSize } from "../../shared/platform/list/page.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
-import type { SettingReader } from "../../shared/settings/setting-cache.ts";
-import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
+import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
+import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
 import { testIdentityProvider } from "../../shared/sso/idp-test.ts";
 import {
   createIdentityProvider,

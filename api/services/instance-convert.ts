@@ -17,7 +17,7 @@ import type { Engine as EngineName, SslMode } from "../../shared/engine/target.t
 import type { DataSourceDraft, DataSourceType, StoredDataSource } from "../../shared/instance/data-sources.ts";
 import type { InstanceRow } from "../../shared/instance/instance.store.ts";
 import { instanceName, type InstanceDraft } from "../../shared/instance/instances.ts";
-import { environmentName } from "../../shared/settings/environments.ts";
+import { environmentName } from "../../shared/governance/settings/environments.ts";
 
 export function toInstance(row: InstanceRow): Instance {
   return create(InstanceSchema, {

@@ -14,8 +14,8 @@ import {
   undeleteProject,
   updateProject,
 } from "../../shared/project/projects.ts";
-import type { SettingReader } from "../../shared/settings/setting-cache.ts";
-import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
+import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
+import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

@@ -10,7 +10,7 @@ import { parseReleaseName } from "../../shared/release/release-names.ts";
 import { createPlanFromRelease } from "../../shared/release/release-plan.ts";
 import { createRelease, deleteRelease, getRelease, undeleteRelease, updateReleaseTitle } from "../../shared/release/releases.ts";
 import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
-import type { SettingReader } from "../../shared/settings/setting-cache.ts";
+import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

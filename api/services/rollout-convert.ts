@@ -22,7 +22,7 @@ import { planName } from "../../shared/plan/plans.ts";
 import { rolloutName, stageName, taskName, taskRunName } from "../../shared/rollout/rollout-names.ts";
 import type { RolloutView, TaskView } from "../../shared/rollout/rollout-view.ts";
 import type { TaskRunLogEntry as LogRow, TaskRunRow } from "../../shared/rollout/task-run.store.ts";
-import { environmentName } from "../../shared/settings/environments.ts";
+import { environmentName } from "../../shared/governance/settings/environments.ts";
 
 export function toRollout(view: RolloutView): Rollout {
   const { rollout, stages } = view;

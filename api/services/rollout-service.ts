@@ -13,7 +13,7 @@ import { parseRolloutName, parseTaskName, parseTaskRunName, rolloutName, type Ro
 import { getRolloutView, listRolloutViews } from "../../shared/rollout/rollout-view.ts";
 import { findTaskRun, findTaskRunLog, listTaskRuns, type TaskRunRow } from "../../shared/rollout/task-run.store.ts";
 import { findLiveIssueOfPlan } from "../../shared/issue/issue.store.ts";
-import type { SettingReader } from "../../shared/settings/setting-cache.ts";
+import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
 import type { ChangeFeed } from "../../shared/platform/watch/change-feed.ts";
 import type { CommonQueryMethods } from "slonik";
 import { auditScope } from "../transport/audit-scope.ts";

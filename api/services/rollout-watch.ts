@@ -13,7 +13,7 @@ import { getIssue } from "../../shared/issue/issues.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import { parseRolloutName, rolloutName } from "../../shared/rollout/rollout-names.ts";
 import { getRolloutView } from "../../shared/rollout/rollout-view.ts";
-import type { SettingReader } from "../../shared/settings/setting-cache.ts";
+import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
 import type { ChangeFeed } from "../../shared/platform/watch/change-feed.ts";
 import { watchResource } from "../../shared/platform/watch/watch-resource.ts";
 import { toIssue } from "./issue-convert.ts";

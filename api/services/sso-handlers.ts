@@ -8,7 +8,7 @@ import { create } from "@bufbuild/protobuf";
 import { refusalStatus } from "../../shared/auth/login-refusal.ts";
 import { SsoLoginResponseSchema, type AuthService } from "../../shared/gen/svc/v1/auth_service_pb.js";
 import { oidcSignIn, samlSignIn, startSso, type SsoSignedIn } from "../../shared/sso/sso-login.ts";
-import { readWorkspaceProfile, type WorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
+import { readWorkspaceProfile, type WorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { requestFacts } from "../transport/context.ts";
 import type { AuthDeps } from "./auth-service.ts";

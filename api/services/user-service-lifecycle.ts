@@ -6,7 +6,7 @@ import { activeLock, activeLocks } from "../../shared/auth/lockout.ts";
 import { groupIdsOfUser, groupIdsOfUsers } from "../../shared/group/group-member.store.ts";
 import { parseFilter, type FilterFields } from "../../shared/platform/list/filter.ts";
 import { decodePageToken, encodePageToken, pageSize } from "../../shared/platform/list/page.ts";
-import { readWorkspaceProfile } from "../../shared/settings/workspace-profile.ts";
+import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
 import { createUser } from "../../shared/user/create-user.ts";
 import { listUsers } from "../../shared/user/user-list.store.ts";
 import { deleteUser, undeleteUser } from "../../shared/user/user-state.ts";

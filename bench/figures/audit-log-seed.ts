@@ -3,7 +3,7 @@
 // read-only auditor to search and export them with, and the columns and order
 // the store reads them in (for the bare baselines).
 import pg from "pg";
-import { AUDIT_READ_COLUMNS } from "../../shared/audit/audit-search.store.ts";
+import { AUDIT_READ_COLUMNS } from "../../shared/governance/audit/audit-search.store.ts";
 import { WORKSPACE } from "../../shared/iam/authorize.ts";
 import { lockPolicy, replacePolicy } from "../../shared/iam/iam-policy.store.ts";
 import { userMember } from "../../shared/iam/members.ts";

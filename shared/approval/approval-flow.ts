@@ -16,7 +16,7 @@ import { startCheckRun } from "../plan-check/check-runs.ts";
 import type { PlanRef } from "../plan/plans.ts";
 import { findPlan, type PlanRow } from "../plan/plan.store.ts";
 import { createRollout } from "../rollout/create-rollout.ts";
-import { storedSettings } from "../settings/setting-cache.ts";
+import { storedSettings } from "../governance/settings/setting-cache.ts";
 import { noticeChange } from "../platform/watch/change-notice.store.ts";
 import { readApprovalRules, selectTemplate } from "./approval-rules.ts";
 import { changeFactsOf } from "./change-facts.ts";

@@ -4,9 +4,9 @@
 // wins. No match at all selects nothing.
 import { WorkspaceApprovalSetting_Source, type WorkspaceApprovalSetting } from "../gen/svc/v1/setting_workspace_pb.js";
 import type { ApprovalTemplate } from "../issue/issue.store.ts";
-import type { SettingReader } from "../settings/setting-cache.ts";
-import { settingKind } from "../settings/setting-catalog.ts";
-import { effectiveValue } from "../settings/setting-value.ts";
+import type { SettingReader } from "../governance/settings/setting-cache.ts";
+import { settingKind } from "../governance/settings/setting-catalog.ts";
+import { effectiveValue } from "../governance/settings/setting-value.ts";
 import { compileCondition, type ChangeFacts } from "./approval-condition.ts";
 
 export interface ApprovalRule {

@@ -10,8 +10,8 @@ import type { IssueRow } from "../issue/issue.store.ts";
 import { permissionDenied } from "../platform/errors.ts";
 import { findProject } from "../project/project.store.ts";
 import { projectName } from "../project/projects.ts";
-import { storedSettings } from "../settings/setting-cache.ts";
-import { readWorkspaceProfile } from "../settings/workspace-profile.ts";
+import { storedSettings } from "../governance/settings/setting-cache.ts";
+import { readWorkspaceProfile } from "../governance/settings/workspace-profile.ts";
 
 export async function requireEligibleApprover(tx: CommonQueryMethods, caller: IamSubject & { name: string }, issue: IssueRow): Promise<void> {
   if (issue.creator === caller.name && !(await selfApprovalAllowed(tx, issue.projectId))) {

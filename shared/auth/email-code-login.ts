@@ -6,10 +6,10 @@
 // as a wrong password does. disallow_password_signin does not apply: a mailed
 // code is not a password.
 import type { CommonQueryMethods } from "slonik";
-import type { CallAudit } from "../audit/call-audit.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import type { Db } from "../platform/db.ts";
 import { failedPrecondition, invalidArgument, unauthenticated } from "../platform/errors.ts";
-import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
+import type { WorkspaceProfile } from "../governance/settings/workspace-profile.ts";
 import { findActiveLocalUsersByEmail, findUserByLoginId, type UserRow } from "../user/user.store.ts";
 import { checkEmailCode, EMAIL_CODE_DISABLED } from "./email-code.ts";
 import { finishFirstStep, openLoginAttempt, type LoginResult } from "./first-step.ts";

@@ -10,7 +10,7 @@ import type { CommonQueryMethods } from "slonik";
 import { mailAddressHolders, type AccountMailDeps } from "../email/account-mail.ts";
 import { failedPrecondition } from "../platform/errors.ts";
 import type { Logger } from "../platform/logger.ts";
-import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
+import type { WorkspaceProfile } from "../governance/settings/workspace-profile.ts";
 import { countEmailCodeFailure, deleteEmailCode, lockEmailCode, replaceEmailCode } from "./email-code.store.ts";
 import type { ClientFacts } from "./sessions.ts";
 import { tokenHash } from "./tokens.ts";

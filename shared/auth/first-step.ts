@@ -3,11 +3,11 @@
 // recorded as bb.auth.login.fail until it succeeds and counted against the
 // client IP's limit; a correct first factor ends with a session, or for a
 // user with a second factor the temp token of the second step (mfa-login.ts).
-import type { CallAudit } from "../audit/call-audit.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import type { Db } from "../platform/db.ts";
 import { unauthenticated } from "../platform/errors.ts";
 import { normalizeLoginId } from "../platform/names.ts";
-import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
+import type { WorkspaceProfile } from "../governance/settings/workspace-profile.ts";
 import type { UserRow } from "../user/user.store.ts";
 import { beginLoginAttempt, Refusal, refuse, takeLoginRateLimit } from "./login-refusal.ts";
 import { startSecondFactor } from "./mfa-login.ts";

@@ -4,8 +4,8 @@
 // severity of its count, and the failure that locks adds bb.user.lock. The
 // counts commit with the record although the call fails. UpdateUser's checks
 // of the current password or factor count the same way (§5.1).
-import { AuditAction } from "../audit/actions.ts";
-import type { CallAudit } from "../audit/call-audit.ts";
+import { AuditAction } from "../governance/audit/actions.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import type { Db } from "../platform/db.ts";
 import { failedPrecondition } from "../platform/errors.ts";
 import { countFailure, failureSeverity } from "./lockout.ts";

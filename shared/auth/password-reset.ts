@@ -5,12 +5,12 @@
 // address); ResetPassword sets the new password under the policy, spends the
 // user's links and revokes all its sessions. Both count toward the client
 // IP's sign-in limit (§4.5). Tokens are stored as SHA-256 hashes.
-import type { CallAudit } from "../audit/call-audit.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import { mailAddressHolders, type AccountMailDeps } from "../email/account-mail.ts";
 import type { Db } from "../platform/db.ts";
 import { invalidArgument, unauthenticated } from "../platform/errors.ts";
 import type { Logger } from "../platform/logger.ts";
-import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
+import type { WorkspaceProfile } from "../governance/settings/workspace-profile.ts";
 import { hashPassword } from "../user/password-hash.ts";
 import { assertPasswordAllowed } from "../user/password-policy.ts";
 import { replacePassword } from "../user/replace-password.ts";

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { CommonQueryMethods } from "slonik";
 import { withTransaction, type Db } from "../platform/db.ts";
 import { unauthenticated } from "../platform/errors.ts";
-import type { WorkspaceProfile } from "../settings/workspace-profile.ts";
+import type { WorkspaceProfile } from "../governance/settings/workspace-profile.ts";
 import { passwordChangeDue } from "../user/password-rotation.ts";
 import { userName, type Principal, type Restriction } from "./principal.ts";
 import {

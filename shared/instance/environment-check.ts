@@ -4,8 +4,8 @@
 import type { CommonQueryMethods } from "slonik";
 import { invalidArgument } from "../platform/errors.ts";
 import { parseResourceName } from "../platform/names.ts";
-import { environmentName, readEnvironments } from "../settings/environments.ts";
-import { storedSettings } from "../settings/setting-cache.ts";
+import { environmentName, readEnvironments } from "../governance/settings/environments.ts";
+import { storedSettings } from "../governance/settings/setting-cache.ts";
 
 /** The id of the environment the name gives; invalid_argument unless the ENVIRONMENT setting lists it. */
 export async function checkEnvironment(db: CommonQueryMethods, name: string, field: string): Promise<string> {

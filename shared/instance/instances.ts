@@ -8,7 +8,7 @@ import { maskFields } from "../platform/list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { parseResourceName, RESOURCE_ID_PATTERN } from "../platform/names.ts";
 import type { SecretBox } from "../platform/secrets/secret-box.ts";
-import { environmentName } from "../settings/environments.ts";
+import { environmentName } from "../governance/settings/environments.ts";
 import { checkedDataSources, type DataSourceDraft } from "./data-sources.ts";
 import { checkEnvironment } from "./environment-check.ts";
 import { enqueueInstanceSync } from "./instance-sync-jobs.ts";

@@ -3,8 +3,8 @@
 // cancels a rollout not started or paused and is refused while a task run is
 // RUNNING; OPEN again from CANCELED.
 import type { CommonQueryMethods } from "slonik";
-import { SYSTEM_ACTOR } from "../audit/actions.ts";
-import type { CallAudit } from "../audit/call-audit.ts";
+import { SYSTEM_ACTOR } from "../governance/audit/actions.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { planName } from "../plan/plans.ts";
 import { findPlan } from "../plan/plan.store.ts";

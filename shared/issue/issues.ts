@@ -2,7 +2,7 @@
 // reading, and editing title, description and labels by mask.
 import type { CommonQueryMethods } from "slonik";
 import { startApproval } from "../approval/approval-flow.ts";
-import type { CallAudit } from "../audit/call-audit.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import { requirePermission } from "../iam/authorize.ts";
 import type { IamSubject } from "../iam/members.ts";
 import { maskFields } from "../platform/list/update-mask.ts";

@@ -3,7 +3,7 @@
 // deletion. Creating a plan and changing its specs start a check run; a
 // change of specs also sends the plan's open issue back to CHECKING (§11.2).
 import type { CommonQueryMethods } from "slonik";
-import type { CallAudit } from "../audit/call-audit.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import { requirePermission } from "../iam/authorize.ts";
 import type { IamSubject } from "../iam/members.ts";
 import { maskFields } from "../platform/list/update-mask.ts";

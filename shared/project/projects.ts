@@ -2,7 +2,7 @@
 // project's owner), updating by mask, soft deletion (databases move to the
 // default project) and restoring.
 import type { CommonQueryMethods } from "slonik";
-import type { CallAudit } from "../audit/call-audit.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import { userName } from "../auth/principal.ts";
 import { grantRoles } from "../iam/grant-roles.ts";
 import { userMember } from "../iam/members.ts";

@@ -3,9 +3,9 @@
 // databases live in the embedded PostgreSQL. Created once, on the first
 // start; later starts only re-point the instances at the embedded server,
 // whose port changes from start to start. A deleted sample stays deleted.
-import { SYSTEM_ACTOR } from "../audit/actions.ts";
-import { recordAudit } from "../audit/audit.ts";
-import { newCallAudit } from "../audit/call-audit.ts";
+import { SYSTEM_ACTOR } from "../governance/audit/actions.ts";
+import { recordAudit } from "../governance/audit/audit.ts";
+import { newCallAudit } from "../governance/audit/call-audit.ts";
 import { reconcileDatabases } from "../database/database-sync.store.ts";
 import { moveDatabases } from "../database/database.store.ts";
 import type { DataSourceDraft } from "../instance/data-sources.ts";

@@ -13,8 +13,8 @@ import { checkTarget, preambleOf, type CheckTarget } from "../plan-check/check-t
 import { projectName } from "../project/projects.ts";
 import { effectiveRules } from "../review/review.ts";
 import { revisionName } from "../revision/revision-names.ts";
-import type { SettingReader } from "../settings/setting-cache.ts";
-import { readEnvironments, type Environment } from "../settings/environments.ts";
+import type { SettingReader } from "../governance/settings/setting-cache.ts";
+import { readEnvironments, type Environment } from "../governance/settings/environments.ts";
 import { checkedFiles, type ReleaseFile, type ReleaseFileInput } from "./release-files.ts";
 import { parseReleaseName } from "./release-names.ts";
 import { appliedVersions, checkedTargets, type AppliedLookup, type ReleaseTarget } from "./release-targets.ts";

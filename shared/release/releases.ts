@@ -1,7 +1,7 @@
 // Releases (contract §13.1): creating (idempotent by request id), reading,
 // changing the title (nothing else ever changes), soft deletion and restoring.
 import type { CommonQueryMethods } from "slonik";
-import type { CallAudit } from "../audit/call-audit.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import { jsonName, snakeCase } from "../platform/list/field-name.ts";
 import { maskFields } from "../platform/list/update-mask.ts";
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";

@@ -2,7 +2,7 @@
 // version applied outside the service) and deleting one (it then no longer
 // counts). Revisions written by task runs go through revision-gate.ts.
 import type { CommonQueryMethods } from "slonik";
-import type { CallAudit } from "../audit/call-audit.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import { databaseName, type DatabaseRef } from "../database/database-name.ts";
 import { getDatabase } from "../database/databases.ts";
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";

@@ -7,8 +7,8 @@ import type { CommonQueryMethods, DatabasePool } from "slonik";
 import { markIssueDone } from "../issue/issue-status.ts";
 import { addIssueEvent } from "../issue/issue-events.ts";
 import { issueName } from "../issue/issue-names.ts";
-import { storedSettings } from "../settings/setting-cache.ts";
-import { readEnvironments } from "../settings/environments.ts";
+import { storedSettings } from "../governance/settings/setting-cache.ts";
+import { readEnvironments } from "../governance/settings/environments.ts";
 import { noticeChange } from "../platform/watch/change-notice.store.ts";
 import { rolloutName, stageName, type RolloutRef } from "./rollout-names.ts";
 import {

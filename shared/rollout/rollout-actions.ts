@@ -5,7 +5,7 @@
 // nothing new may start (§12.7).
 import type { CommonQueryMethods } from "slonik";
 import { failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
-import type { SettingReader } from "../settings/setting-cache.ts";
+import type { SettingReader } from "../governance/settings/setting-cache.ts";
 import { emergencyPauseReason } from "../task-run/emergency-pause.ts";
 import { refreshRollout, startStage } from "./progress.ts";
 import { parseStageName, parseTaskName, rolloutName, stageName, taskName, type RolloutRef } from "./rollout-names.ts";

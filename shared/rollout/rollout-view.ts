@@ -3,7 +3,7 @@
 // the worker applies).
 import type { CommonQueryMethods } from "slonik";
 import { notFound } from "../platform/errors.ts";
-import type { SettingReader } from "../settings/setting-cache.ts";
+import type { SettingReader } from "../governance/settings/setting-cache.ts";
 import { waitingReasons } from "../task-run/start-gate.ts";
 import { rolloutName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout, findStages, listRollouts, type RolloutRow, type StageRow } from "./rollout.store.ts";

@@ -7,8 +7,8 @@
 // membership acts on each member's next request, since permission checks
 // read it from the store every time.
 import type { CommonQueryMethods } from "slonik";
-import { AuditAction } from "../audit/actions.ts";
-import type { CallAudit } from "../audit/call-audit.ts";
+import { AuditAction } from "../governance/audit/actions.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import { membersOf } from "../group/group-member.store.ts";
 import { updateGroup as writeGroupFields } from "../group/group.store.ts";
 import { groupName } from "../group/group-name.ts";

@@ -7,9 +7,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { WorkspaceProfileSetting } from "../gen/svc/v1/setting_workspace_pb.js";
 import type { SecretBox } from "../platform/secrets/secret-box.ts";
-import type { SettingReader } from "../settings/setting-cache.ts";
-import { settingKind } from "../settings/setting-catalog.ts";
-import { effectiveValue } from "../settings/setting-value.ts";
+import type { SettingReader } from "../governance/settings/setting-cache.ts";
+import { settingKind } from "../governance/settings/setting-catalog.ts";
+import { effectiveValue } from "../governance/settings/setting-value.ts";
 
 export type DirectoryAccess =
   | { kind: "granted" }

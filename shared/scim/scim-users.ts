@@ -4,8 +4,8 @@
 // false, or DELETE — is DeleteUser's soft delete: every session of the user
 // ends at once and it can no longer sign in; active true undoes it. The
 // login id never changes, so a new userName is refused (mutability).
-import { AuditAction, SCIM_ACTOR } from "../audit/actions.ts";
-import type { CallAudit } from "../audit/call-audit.ts";
+import { AuditAction, SCIM_ACTOR } from "../governance/audit/actions.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import { userName } from "../auth/principal.ts";
 import { notFound } from "../platform/errors.ts";
 import { normalizeLoginId } from "../platform/names.ts";

@@ -6,8 +6,8 @@
 // naming the user alone; each sign-in through that provider replaces them,
 // and leaves every other binding as it is. Changes are audited as
 // bb.role.assign / bb.role.revoke like any policy write.
-import { AuditAction, SYSTEM_ACTOR } from "../audit/actions.ts";
-import type { CallAudit } from "../audit/call-audit.ts";
+import { AuditAction, SYSTEM_ACTOR } from "../governance/audit/actions.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import type { SsoGroupMappingSetting } from "../gen/svc/v1/setting_integrations_pb.js";
 import { WORKSPACE } from "../iam/authorize.ts";
 import { lockPolicy, replacePolicy, scopesWithBinding, type StoredBinding } from "../iam/iam-policy.store.ts";
@@ -15,9 +15,9 @@ import { userMember } from "../iam/members.ts";
 import { validateBindings } from "../iam/policy-validation.ts";
 import { activeAdmins, ADMIN_ROLE } from "../iam/workspace-admins.ts";
 import { failedPrecondition } from "../platform/errors.ts";
-import type { SettingReader } from "../settings/setting-cache.ts";
-import { settingKind } from "../settings/setting-catalog.ts";
-import { effectiveValue } from "../settings/setting-value.ts";
+import type { SettingReader } from "../governance/settings/setting-cache.ts";
+import { settingKind } from "../governance/settings/setting-catalog.ts";
+import { effectiveValue } from "../governance/settings/setting-value.ts";
 
 const SETTING = "SSO_GROUP_MAPPING";
 

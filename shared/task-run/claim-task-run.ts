@@ -17,7 +17,7 @@
 import { withTransaction, type Db } from "../platform/db.ts";
 import { claimPendingRun } from "../rollout/task-run.store.ts";
 import { enqueueTaskRun } from "../rollout/task-run-lifecycle.ts";
-import { storedSettings, type SettingReader } from "../settings/setting-cache.ts";
+import { storedSettings, type SettingReader } from "../governance/settings/setting-cache.ts";
 import { claimWaitReason, settingsGateOfClaim } from "./start-gate.ts";
 import { takeRolloutSlot } from "./task-run-execution.store.ts";
 

@@ -3,9 +3,9 @@
 // :resume, batchRun and SQL Editor writes are refused with its reason. What
 // switching it does is in gate-changes.ts.
 import type { EmergencyPauseSetting } from "../gen/svc/v1/setting_operations_pb.js";
-import type { SettingReader } from "../settings/setting-cache.ts";
-import { settingKind } from "../settings/setting-catalog.ts";
-import { effectiveValue } from "../settings/setting-value.ts";
+import type { SettingReader } from "../governance/settings/setting-cache.ts";
+import { settingKind } from "../governance/settings/setting-catalog.ts";
+import { effectiveValue } from "../governance/settings/setting-value.ts";
 
 /** The pause's reason while it is on; undefined while it is off. */
 export async function emergencyPauseReason(settings: SettingReader): Promise<string | undefined> {

@@ -20,7 +20,7 @@ import type { RolloutFollowUps } from "../rollout/follow-ups.ts";
 import type { RunOutcome } from "../rollout/task-run-lifecycle.ts";
 import { releaseGate, type ReleaseGateDecision } from "../revision/revision-gate.ts";
 import type { SecretBox } from "../platform/secrets/secret-box.ts";
-import type { SettingReader } from "../settings/setting-cache.ts";
+import type { SettingReader } from "../governance/settings/setting-cache.ts";
 import { isSuspension } from "./cancel.ts";
 import { findCancelReason } from "./cancel.store.ts";
 import type { CancelWatch } from "./cancel-watch.ts";

@@ -25,7 +25,7 @@ import type { Logger } from "../platform/logger.ts";
 import type { Metrics } from "../platform/metrics.ts";
 import { enqueueTaskRun, type RunOutcome } from "../rollout/task-run-lifecycle.ts";
 import type { SecretBox } from "../platform/secrets/secret-box.ts";
-import { storedSettings } from "../settings/setting-cache.ts";
+import { storedSettings } from "../governance/settings/setting-cache.ts";
 import { splitStatements } from "../sql/split.ts";
 import { emergencyPauseReason } from "./emergency-pause.ts";
 import { appliedText } from "./run-detail.ts";

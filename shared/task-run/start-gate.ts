@@ -7,9 +7,9 @@
 import type { CommonQueryMethods } from "slonik";
 import type { MaintenanceWindowSetting } from "../gen/svc/v1/setting_operations_pb.js";
 import type { ClaimAnswer } from "../rollout/task-run.store.ts";
-import type { SettingReader } from "../settings/setting-cache.ts";
-import { settingKind } from "../settings/setting-catalog.ts";
-import { effectiveValue } from "../settings/setting-value.ts";
+import type { SettingReader } from "../governance/settings/setting-cache.ts";
+import { settingKind } from "../governance/settings/setting-catalog.ts";
+import { effectiveValue } from "../governance/settings/setting-value.ts";
 import { emergencyPauseReason } from "./emergency-pause.ts";
 import { maintenanceSchedule, nextOpening } from "./maintenance-window.ts";
 import { findGateFacts, type GateFacts } from "./start-gate.store.ts";

@@ -7,7 +7,7 @@ import { userMember } from "../iam/members.ts";
 import { ADMIN_ROLE } from "../iam/workspace-admins.ts";
 import { withTransaction, type Db } from "../platform/db.ts";
 import type { Logger } from "../platform/logger.ts";
-import { initWorkspaceProfile } from "../settings/setting.store.ts";
+import { initWorkspaceProfile } from "../governance/settings/setting.store.ts";
 import { generatePassword } from "./generated-password.ts";
 import { hashPassword } from "./password-hash.ts";
 import { countUsers, insertUser, lockBootstrap } from "./user.store.ts";

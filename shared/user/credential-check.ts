@@ -5,7 +5,7 @@
 // wrong one counts like a failed sign-in (severity by count, bb.user.lock and
 // the end of every session at the 11th); the count commits although the call
 // fails. Only the answer differs: invalid_argument names the wrong field.
-import type { CallAudit } from "../audit/call-audit.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import { activeLock } from "../auth/lockout.ts";
 import { lockedRefusal, Refusal, refuseWrongCredential } from "../auth/login-refusal.ts";
 import { checkOtpCode, INVALID_CODE } from "../auth/second-factor.ts";

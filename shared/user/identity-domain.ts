@@ -14,9 +14,9 @@
 import type { CommonQueryMethods } from "slonik";
 import type { WorkspaceProfileSetting } from "../gen/svc/v1/setting_workspace_pb.js";
 import { DomainError } from "../platform/errors.ts";
-import { settingKind } from "../settings/setting-catalog.ts";
-import { getStoredSettingForShare } from "../settings/setting.store.ts";
-import { effectiveValue } from "../settings/setting-value.ts";
+import { settingKind } from "../governance/settings/setting-catalog.ts";
+import { getStoredSettingForShare } from "../governance/settings/setting.store.ts";
+import { effectiveValue } from "../governance/settings/setting-value.ts";
 import { identityAddress, identityDomainsOf, withinDomains, type IdentityDomains } from "./identity-domain-rule.ts";
 import type { UserRow } from "./user.store.ts";
 

@@ -5,8 +5,8 @@
 // the workspace's domains first (identity-domain.ts). A login id taken
 // meanwhile by a concurrent creation answers undefined instead of failing the
 // call.
-import { AuditAction } from "../audit/actions.ts";
-import type { CallAudit } from "../audit/call-audit.ts";
+import { AuditAction } from "../governance/audit/actions.ts";
+import type { CallAudit } from "../governance/audit/call-audit.ts";
 import { userName } from "../auth/principal.ts";
 import { WORKSPACE } from "../iam/authorize.ts";
 import { grantRoles, type RoleGrant } from "../iam/grant-roles.ts";

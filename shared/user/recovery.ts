@@ -1,7 +1,7 @@
 // Local recovery of a lost administrator (contract §4.7), run on the store by
 // the server command, with an audit record by the system actor.
-import { AuditAction, SYSTEM_ACTOR } from "../audit/actions.ts";
-import { recordAudit } from "../audit/audit.ts";
+import { AuditAction, SYSTEM_ACTOR } from "../governance/audit/actions.ts";
+import { recordAudit } from "../governance/audit/audit.ts";
 import { userName } from "../auth/principal.ts";
 import { unlock } from "../auth/lockout.ts";
 import { withTransaction, type Db } from "../platform/db.ts";

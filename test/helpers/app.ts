@@ -9,7 +9,7 @@ import { createDb, type Db } from "../../shared/platform/db.ts";
 import { createMetrics } from "../../shared/platform/metrics.ts";
 import { createSecretBox } from "../../shared/platform/secrets/secret-box.ts";
 import { parseSecretKey } from "../../shared/platform/secrets/secret-key.ts";
-import { createSettingCache, type SettingReader } from "../../shared/settings/setting-cache.ts";
+import { createSettingCache, type SettingReader } from "../../shared/governance/settings/setting-cache.ts";
 import { createChangeFeed, type ChangeFeed } from "../../shared/platform/watch/change-feed.ts";
 import { bootstrapWorkspace, type BootstrapOptions } from "../../shared/user/bootstrap.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";

@@ -3,7 +3,7 @@ import type { Task } from "graphile-worker";
 import { parseJobPayload } from "../../shared/platform/jobs/catalog.ts";
 import { executeCheckRun } from "../../shared/plan-check/run-checks.ts";
 import { targetResolver } from "../../shared/plan-check/target-resolver.ts";
-import { storedSettings } from "../../shared/settings/setting-cache.ts";
+import { storedSettings } from "../../shared/governance/settings/setting-cache.ts";
 import type { TaskDeps } from "../task-list.ts";
 
 export function planCheckTask(deps: TaskDeps): Task {

@@ -5,8 +5,8 @@
 // client (recorded as canceled) — and then mirrored.
 import type { Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type StreamRequest, type StreamResponse, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
-import { recordAudit } from "../../../shared/audit/audit.ts";
-import { newStreamAudit, type AuditFacts } from "../../../shared/audit/call-audit.ts";
+import { recordAudit } from "../../../shared/governance/audit/audit.ts";
+import { newStreamAudit, type AuditFacts } from "../../../shared/governance/audit/call-audit.ts";
 import { kStreamAudit } from "../audit-scope.ts";
 import { requestFacts } from "../context.ts";
 import { readServerStreamRequest } from "../stream-request.ts";

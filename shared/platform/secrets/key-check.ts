@@ -3,7 +3,7 @@
 // of its key (SYSTEM, contract §7.13); a different key stops the start-up.
 import type { CommonQueryMethods } from "slonik";
 import { ConfigError } from "../config.ts";
-import { claimEncryptionKeyId } from "../../settings/setting.store.ts";
+import { claimEncryptionKeyId } from "../../governance/settings/setting.store.ts";
 import type { SecretBox } from "./secret-box.ts";
 
 export async function checkSecretKey(db: CommonQueryMethods, box: SecretBox): Promise<void> {

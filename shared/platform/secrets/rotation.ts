@@ -4,7 +4,7 @@
 // failure leaves the old key in force.
 import { withTransaction, type Db } from "../db.ts";
 import { failedPrecondition } from "../errors.ts";
-import { setEncryptionKeyId } from "../../settings/setting.store.ts";
+import { setEncryptionKeyId } from "../../governance/settings/setting.store.ts";
 import { checkSecretKey } from "./key-check.ts";
 import type { SecretBox } from "./secret-box.ts";
 import { resealStoredSecrets } from "./sealed-values.store.ts";

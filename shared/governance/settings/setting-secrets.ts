@@ -5,8 +5,8 @@
 // written as "" is removed; reads show only the `<field>_set` flag.
 import type { DescField } from "@bufbuild/protobuf";
 import { isReflectMessage, type ReflectMessage } from "@bufbuild/protobuf/reflect";
-import type { SecretBox } from "../platform/secrets/secret-box.ts";
-import { isOutputOnlyField, isSecretField, secretFlagField } from "../platform/secrets/secret-fields.ts";
+import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import { isOutputOnlyField, isSecretField, secretFlagField } from "../../platform/secrets/secret-fields.ts";
 
 /** Message type name → the field that identifies an entry of a list of them. */
 export type ListKeys = ReadonlyMap<string, string>;

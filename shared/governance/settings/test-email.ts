@@ -3,15 +3,15 @@
 // whole payload would be, or through the stored configuration itself. The
 // stored password goes only to the stored server: a given configuration that
 // names another host, port or username and no password has none.
-import type { EmailSetting, EmailSetting_Smtp } from "../gen/svc/v1/setting_integrations_pb.js";
-import { invalidArgument } from "../platform/errors.ts";
-import type { SecretBox } from "../platform/secrets/secret-box.ts";
-import { settingKind } from "../settings/setting-catalog.ts";
-import { effectiveValue } from "../settings/setting-value.ts";
-import { mergeWrite } from "../settings/update-setting.ts";
-import { validateEmail } from "../settings/validation/integrations.ts";
-import { parseEmail } from "../user/email.ts";
-import { sendMail } from "../platform/mail/mailer.ts";
+import type { EmailSetting, EmailSetting_Smtp } from "../../gen/svc/v1/setting_integrations_pb.js";
+import { invalidArgument } from "../../platform/errors.ts";
+import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import { settingKind } from "./setting-catalog.ts";
+import { effectiveValue } from "./setting-value.ts";
+import { mergeWrite } from "./update-setting.ts";
+import { validateEmail } from "./validation/integrations.ts";
+import { parseEmail } from "../../user/email.ts";
+import { sendMail } from "../../platform/mail/mailer.ts";
 
 export async function sendTestEmail(
   stored: Record<string, unknown> | undefined,

@@ -9,8 +9,8 @@
 import { clone, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { reflect } from "@bufbuild/protobuf/reflect";
 import type { CallAudit } from "../audit/call-audit.ts";
-import { aborted } from "../platform/errors.ts";
-import type { SecretBox } from "../platform/secrets/secret-box.ts";
+import { aborted } from "../../platform/errors.ts";
+import type { SecretBox } from "../../platform/secrets/secret-box.ts";
 import { LIST_KEYS, type SaveContext, type SettingKind, type ValidationContext } from "./setting-catalog.ts";
 import { applyMask, parseMaskPaths, type MaskPath } from "./setting-mask.ts";
 import { carryStoredSecrets, dropEmptySecrets, dropOutputOnly, sealWrittenSecrets } from "./setting-secrets.ts";

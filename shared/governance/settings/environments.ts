@@ -1,7 +1,7 @@
 // The ENVIRONMENT setting as the rest of the service reads it (contract §7.7,
 // §9.2): the environments in promotion order, each with its rollout policy
 // and the SQL review rules it configures (§10.4).
-import { EnvironmentSetting_Rule_Level, EnvironmentSetting_RolloutPolicy, type EnvironmentSetting } from "../gen/svc/v1/setting_operations_pb.js";
+import { EnvironmentSetting_Rule_Level, EnvironmentSetting_RolloutPolicy, type EnvironmentSetting } from "../../gen/svc/v1/setting_operations_pb.js";
 import type { SettingReader } from "./setting-cache.ts";
 import { settingKind } from "./setting-catalog.ts";
 import { effectiveValue } from "./setting-value.ts";

@@ -1,7 +1,7 @@
 // WORKSPACE_PROFILE (contract §7.2, the specification's tables), and the
 // external URL that --external-url holds fixed (§15.8).
-import type { WorkspaceProfileSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
-import { failedPrecondition } from "../../platform/errors.ts";
+import type { WorkspaceProfileSetting } from "../../../gen/svc/v1/setting_workspace_pb.js";
+import { failedPrecondition } from "../../../platform/errors.ts";
 import type { SaveContext } from "../setting-catalog.ts";
 import { canonicalDuration, checkHttpUrl, checkRange, fieldError } from "./checks.ts";
 

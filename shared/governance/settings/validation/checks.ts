@@ -1,9 +1,9 @@
 // Small checks shared by the setting validators. Each names the field by its
 // JSON path (`workspaceProfile.passwordRestriction.minLength`), as the
 // contract's errors do (§7.1).
-import { formatDuration, parseDuration } from "../../platform/duration.ts";
-import { invalidArgument } from "../../platform/errors.ts";
-import { RESOURCE_ID_PATTERN } from "../../platform/names.ts";
+import { formatDuration, parseDuration } from "../../../platform/duration.ts";
+import { invalidArgument } from "../../../platform/errors.ts";
+import { RESOURCE_ID_PATTERN } from "../../../platform/names.ts";
 
 export function fieldError(path: string, problem: string): Error {
   return invalidArgument(`${path} ${problem}`);

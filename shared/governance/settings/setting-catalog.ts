@@ -4,12 +4,12 @@
 // write of it adjusts. SYSTEM is internal and never reaches clients (§7.13).
 import type { DescField, DescMessage, JsonObject, Message } from "@bufbuild/protobuf";
 import type { CommonQueryMethods } from "slonik";
-import { SettingValueSchema } from "../gen/svc/v1/setting_service_pb.js";
-import { refuseRemovingUsedEnvironments } from "../instance/environment-in-use.ts";
-import { invalidArgument, permissionDenied } from "../platform/errors.ts";
-import type { Logger } from "../platform/logger.ts";
-import { applyEmergencyPauseSwitch, applyMaintenanceWindowChange } from "../task-run/gate-changes.ts";
-import { reportOutsiders } from "../user/identity-domain-report.ts";
+import { SettingValueSchema } from "../../gen/svc/v1/setting_service_pb.js";
+import { refuseRemovingUsedEnvironments } from "../../instance/environment-in-use.ts";
+import { invalidArgument, permissionDenied } from "../../platform/errors.ts";
+import type { Logger } from "../../platform/logger.ts";
+import { applyEmergencyPauseSwitch, applyMaintenanceWindowChange } from "../../task-run/gate-changes.ts";
+import { reportOutsiders } from "../../user/identity-domain-report.ts";
 import type { ListKeys } from "./setting-secrets.ts";
 import * as defaults from "./setting-defaults.ts";
 import { validateDataClassification, validateSemanticTypes } from "./validation/data.ts";
