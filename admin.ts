@@ -16,7 +16,7 @@ import { openStore } from "./shared/platform/store.ts";
 import { rotateSecretKey } from "./shared/platform/secrets/rotation.ts";
 import { createSecretBox } from "./shared/platform/secrets/secret-box.ts";
 import { loadSecretKey, parseSecretKey } from "./shared/platform/secrets/secret-key.ts";
-import { resetMfaLocally, resetPasswordLocally, unlockLocally } from "./shared/user/recovery.ts";
+import { resetMfaLocally, resetPasswordLocally, unlockLocally } from "./shared/identity/user/recovery.ts";
 
 const USAGE = [
   "usage: npm run admin -- reset-password|reset-mfa|unlock <login_id> [--data DIR]",

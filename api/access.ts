@@ -1,9 +1,9 @@
 // How the interceptor chain resolves credentials and permissions against the
 // store: session tokens and service keys (contract §4.3), IAM bindings (§6.4).
-import { authenticate } from "../shared/auth/authenticate.ts";
-import { sessionPolicyOf } from "../shared/auth/sessions.ts";
-import { checkScope, decideAccess, WORKSPACE } from "../shared/iam/authorize.ts";
-import { isPermission } from "../shared/iam/permissions.ts";
+import { authenticate } from "../shared/identity/auth/authenticate.ts";
+import { sessionPolicyOf } from "../shared/identity/auth/sessions.ts";
+import { checkScope, decideAccess, WORKSPACE } from "../shared/identity/iam/authorize.ts";
+import { isPermission } from "../shared/identity/iam/permissions.ts";
 import type { Db } from "../shared/platform/db.ts";
 import type { SettingReader } from "../shared/governance/settings/setting-cache.ts";
 import { readWorkspaceProfile } from "../shared/governance/settings/workspace-profile.ts";

@@ -6,7 +6,7 @@ import { createMetrics, type Metrics } from "./platform/metrics.ts";
 import type { ProcessContext } from "./platform/process.ts";
 import { openStore, type Store } from "./platform/store.ts";
 import { seedQuickStart } from "./quickstart/sample.ts";
-import { bootstrapWorkspace } from "./user/bootstrap.ts";
+import { bootstrapWorkspace } from "./identity/user/bootstrap.ts";
 import { checkSecretKey } from "./platform/secrets/key-check.ts";
 import { createSecretBox, type SecretBox } from "./platform/secrets/secret-box.ts";
 import { loadSecretKey } from "./platform/secrets/secret-key.ts";

@@ -13,7 +13,7 @@ import { after, before, describe, it } from "node:test";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AuthService } from "../shared/gen/svc/v1/auth_service_pb.js";
-import { insertUser } from "../shared/user/user.store.ts";
+import { insertUser } from "../shared/identity/user/user.store.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { eventually, mailedCode, setProfileField, startMailingApp } from "./helpers/email.ts";

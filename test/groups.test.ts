@@ -7,7 +7,7 @@ import { after, afterEach, before, describe, it } from "node:test";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { Group_Source, GroupMember_Role, GroupService } from "../shared/gen/svc/v1/group_service_pb.js";
-import { inRequire2faGroup } from "../shared/group/group-member.store.ts";
+import { inRequire2faGroup } from "../shared/identity/group/group-member.store.ts";
 import { encodePageToken } from "../shared/platform/list/page.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
-import { PrincipalRateLimiter } from "../shared/auth/principal-rate-limit.ts";
+import { PrincipalRateLimiter } from "../shared/identity/auth/principal-rate-limit.ts";
 import { ActuatorService } from "../shared/gen/svc/v1/actuator_service_pb.js";
 import { AuthService } from "../shared/gen/svc/v1/auth_service_pb.js";
 import { UserService } from "../shared/gen/svc/v1/user_service_pb.js";

@@ -6,8 +6,8 @@
 // the token is looked at, so a directory is held to the limit of a signed-in
 // user and guessing the token gets no faster than that.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { PrincipalRateLimiter } from "../../shared/auth/principal-rate-limit.ts";
-import { directoryAccess } from "../../shared/scim/scim-token.ts";
+import { PrincipalRateLimiter } from "../../shared/identity/auth/principal-rate-limit.ts";
+import { directoryAccess } from "../../shared/identity/scim/scim-token.ts";
 import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
 import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
 import { sendScimError } from "./scim-reply.ts";

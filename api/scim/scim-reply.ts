@@ -6,9 +6,9 @@
 // 500 with the correlation id, never their cause.
 import { Code } from "@connectrpc/connect";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { ScimError, type ScimType } from "../../shared/scim/scim-error.ts";
-import type { JsonObject } from "../../shared/scim/scim-json.ts";
-import { SCIM_SCHEMA } from "../../shared/scim/scim-schemas.ts";
+import { ScimError, type ScimType } from "../../shared/identity/scim/scim-error.ts";
+import type { JsonObject } from "../../shared/identity/scim/scim-json.ts";
+import { SCIM_SCHEMA } from "../../shared/identity/scim/scim-schemas.ts";
 import { toConnectError } from "../transport/connect-error.ts";
 import { httpStatusOf } from "../transport/http-status.ts";
 

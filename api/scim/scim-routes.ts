@@ -8,12 +8,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { notFound } from "../../shared/platform/errors.ts";
 import type { Logger } from "../../shared/platform/logger.ts";
-import type { ScimCall, ScimStore } from "../../shared/scim/scim-audit.ts";
-import { createScimGroup, deleteScimGroup, getScimGroup, patchScimGroup, replaceScimGroup, searchScimGroups } from "../../shared/scim/scim-groups.ts";
-import type { JsonObject } from "../../shared/scim/scim-json.ts";
-import { listResponse, parseListQuery, parseProjection, type QueryParameters } from "../../shared/scim/scim-list.ts";
-import { resourceTypes, schemas, serviceProviderConfig } from "../../shared/scim/scim-schemas.ts";
-import { createScimUser, deleteScimUser, getScimUser, patchScimUser, replaceScimUser, searchScimUsers } from "../../shared/scim/scim-users.ts";
+import type { ScimCall, ScimStore } from "../../shared/identity/scim/scim-audit.ts";
+import { createScimGroup, deleteScimGroup, getScimGroup, patchScimGroup, replaceScimGroup, searchScimGroups } from "../../shared/identity/scim/scim-groups.ts";
+import type { JsonObject } from "../../shared/identity/scim/scim-json.ts";
+import { listResponse, parseListQuery, parseProjection, type QueryParameters } from "../../shared/identity/scim/scim-list.ts";
+import { resourceTypes, schemas, serviceProviderConfig } from "../../shared/identity/scim/scim-schemas.ts";
+import { createScimUser, deleteScimUser, getScimUser, patchScimUser, replaceScimUser, searchScimUsers } from "../../shared/identity/scim/scim-users.ts";
 import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
 import { scimAccessHook, type ScimAccessDeps } from "./scim-access.ts";
 import { sendScim, sendScimError, sendScimFailure, sendScimFastifyError } from "./scim-reply.ts";

@@ -3,8 +3,8 @@
 // code or link is stored during the call; the mail goes out right after the
 // reply, through the EMAIL setting's SMTP server.
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import { sendEmailCode } from "../../shared/auth/email-code.ts";
-import { requestPasswordReset, resetPassword } from "../../shared/auth/password-reset.ts";
+import { sendEmailCode } from "../../shared/identity/auth/email-code.ts";
+import { requestPasswordReset, resetPassword } from "../../shared/identity/auth/password-reset.ts";
 import type { AuthService } from "../../shared/gen/svc/v1/auth_service_pb.js";
 import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
 import { auditScope } from "../transport/audit-scope.ts";

@@ -2,9 +2,9 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Group_Source, GroupMember_Role, GroupSchema, type Group } from "../../shared/gen/svc/v1/group_service_pb.js";
-import type { GroupDraft, GroupView } from "../../shared/group/groups.ts";
-import { groupName } from "../../shared/group/group-name.ts";
-import { userMember } from "../../shared/iam/members.ts";
+import type { GroupDraft, GroupView } from "../../shared/identity/group/groups.ts";
+import { groupName } from "../../shared/identity/group/group-name.ts";
+import { userMember } from "../../shared/identity/iam/members.ts";
 
 export function toGroup(group: GroupView): Group {
   return create(GroupSchema, {

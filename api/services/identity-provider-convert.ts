@@ -12,10 +12,10 @@ import {
   type IdentityProvider,
   type IdentityProviderConfig,
 } from "../../shared/gen/svc/v1/identity_provider_service_pb.js";
-import type { ConfigDraft, FieldMapping } from "../../shared/sso/idp-config.ts";
-import type { IdpRow } from "../../shared/sso/idp.store.ts";
-import { idpName } from "../../shared/sso/identity-providers.ts";
-import { callbackUrl } from "../../shared/sso/sso-urls.ts";
+import type { ConfigDraft, FieldMapping } from "../../shared/identity/sso/idp-config.ts";
+import type { IdpRow } from "../../shared/identity/sso/idp.store.ts";
+import { idpName } from "../../shared/identity/sso/identity-providers.ts";
+import { callbackUrl } from "../../shared/identity/sso/sso-urls.ts";
 
 /** The whole provider, for holders of bb.identityProviders.get. */
 export function toIdentityProvider(row: IdpRow, externalUrl: string): IdentityProvider {

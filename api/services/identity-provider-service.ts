@@ -1,13 +1,13 @@
 // IdentityProviderService: identity providers for single sign-on (contract
 // §4.1, §4.8). Lists are public in a reduced form for sign-in pages.
 import { IdentityProviderService } from "../../shared/gen/svc/v1/identity_provider_service_pb.js";
-import { hasPermission, WORKSPACE } from "../../shared/iam/authorize.ts";
+import { hasPermission, WORKSPACE } from "../../shared/identity/iam/authorize.ts";
 import { pageSize } from "../../shared/platform/list/page.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
 import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
 import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
-import { testIdentityProvider } from "../../shared/sso/idp-test.ts";
+import { testIdentityProvider } from "../../shared/identity/sso/idp-test.ts";
 import {
   createIdentityProvider,
   deleteIdentityProvider,
@@ -16,7 +16,7 @@ import {
   listIdentityProviders,
   parseIdpName,
   updateIdentityProvider,
-} from "../../shared/sso/identity-providers.ts";
+} from "../../shared/identity/sso/identity-providers.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf, kPrincipal } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

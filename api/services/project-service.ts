@@ -1,7 +1,7 @@
 // ProjectService: projects and their IAM policies (contract §9.1, §6.4).
 import { ProjectService } from "../../shared/gen/svc/v1/project_service_pb.js";
-import { findPolicies } from "../../shared/iam/iam-policy.store.ts";
-import { setIamPolicy } from "../../shared/iam/set-iam-policy.ts";
+import { findPolicies } from "../../shared/identity/iam/iam-policy.store.ts";
+import { setIamPolicy } from "../../shared/identity/iam/set-iam-policy.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import { listProjectPage } from "../../shared/project/project-list.ts";
 import {

@@ -1,8 +1,8 @@
 // RoleService: predefined and custom roles (contract §6.3, §18.2).
 import { RoleService } from "../../shared/gen/svc/v1/role_service_pb.js";
-import { createCustomRole, deleteCustomRole, updateCustomRole } from "../../shared/iam/custom-roles.ts";
-import { listRoles } from "../../shared/iam/role-list.ts";
-import { getRole, parseRoleName, roleName } from "../../shared/iam/roles.ts";
+import { createCustomRole, deleteCustomRole, updateCustomRole } from "../../shared/identity/iam/custom-roles.ts";
+import { listRoles } from "../../shared/identity/iam/role-list.ts";
+import { getRole, parseRoleName, roleName } from "../../shared/identity/iam/roles.ts";
 import { pageSize } from "../../shared/platform/list/page.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import { auditScope } from "../transport/audit-scope.ts";

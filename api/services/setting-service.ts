@@ -3,7 +3,7 @@
 import { create, type Message } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { SettingService, SettingValueSchema, type Setting, SettingSchema } from "../../shared/gen/svc/v1/setting_service_pb.js";
-import { findCanonicalRole } from "../../shared/iam/policy-validation.ts";
+import { findCanonicalRole } from "../../shared/identity/iam/policy-validation.ts";
 import { invalidArgument } from "../../shared/platform/errors.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";

@@ -5,9 +5,9 @@
 // cookies exactly as a web password sign-in does.
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
-import { refusalStatus } from "../../shared/auth/login-refusal.ts";
+import { refusalStatus } from "../../shared/identity/auth/login-refusal.ts";
 import { SsoLoginResponseSchema, type AuthService } from "../../shared/gen/svc/v1/auth_service_pb.js";
-import { oidcSignIn, samlSignIn, startSso, type SsoSignedIn } from "../../shared/sso/sso-login.ts";
+import { oidcSignIn, samlSignIn, startSso, type SsoSignedIn } from "../../shared/identity/sso/sso-login.ts";
 import { readWorkspaceProfile, type WorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { requestFacts } from "../transport/context.ts";

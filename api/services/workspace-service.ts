@@ -1,8 +1,8 @@
 // WorkspaceService: the workspace IAM policy (contract §6.4).
 import { WorkspaceService } from "../../shared/gen/svc/v1/workspace_service_pb.js";
-import { WORKSPACE } from "../../shared/iam/authorize.ts";
-import { findPolicies } from "../../shared/iam/iam-policy.store.ts";
-import { setIamPolicy } from "../../shared/iam/set-iam-policy.ts";
+import { WORKSPACE } from "../../shared/identity/iam/authorize.ts";
+import { findPolicies } from "../../shared/identity/iam/iam-policy.store.ts";
+import { setIamPolicy } from "../../shared/identity/iam/set-iam-policy.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
 import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";

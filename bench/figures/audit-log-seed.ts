@@ -4,13 +4,13 @@
 // the store reads them in (for the bare baselines).
 import pg from "pg";
 import { AUDIT_READ_COLUMNS } from "../../shared/governance/audit/audit-search.store.ts";
-import { WORKSPACE } from "../../shared/iam/authorize.ts";
-import { lockPolicy, replacePolicy } from "../../shared/iam/iam-policy.store.ts";
-import { userMember } from "../../shared/iam/members.ts";
+import { WORKSPACE } from "../../shared/identity/iam/authorize.ts";
+import { lockPolicy, replacePolicy } from "../../shared/identity/iam/iam-policy.store.ts";
+import { userMember } from "../../shared/identity/iam/members.ts";
 import { createDb, withTransaction } from "../../shared/platform/db.ts";
 import type { Logger } from "../../shared/platform/logger.ts";
-import { hashPassword } from "../../shared/user/password-hash.ts";
-import { findUserByLoginId, insertUser } from "../../shared/user/user.store.ts";
+import { hashPassword } from "../../shared/identity/user/password-hash.ts";
+import { findUserByLoginId, insertUser } from "../../shared/identity/user/user.store.ts";
 
 export const AUDITOR = { loginId: "bench-auditor", password: "Bench-Auditor-Pass-7" };
 

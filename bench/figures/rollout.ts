@@ -31,8 +31,8 @@ import { startEmbeddedServer } from "../../test/helpers/postgres-server.ts";
 import { makeUser } from "../../test/helpers/users.ts";
 import { createDb } from "../../shared/platform/db.ts";
 import { stderrLogger } from "../harness/database.ts";
-import { findPolicies, replacePolicy } from "../../shared/iam/iam-policy.store.ts";
-import { userMember } from "../../shared/iam/members.ts";
+import { findPolicies, replacePolicy } from "../../shared/identity/iam/iam-policy.store.ts";
+import { userMember } from "../../shared/identity/iam/members.ts";
 
 const LOGIN = { loginId: "bench-rollout", password: "Bench-Rollout-Pass-9" };
 const APPROVALS = 100;

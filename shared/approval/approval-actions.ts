@@ -3,8 +3,8 @@
 // if the step it read is still the current one: of concurrent approvals of
 // one step exactly one counts, the others are told the step is approved.
 import type { CommonQueryMethods } from "slonik";
-import { requirePermission } from "../iam/authorize.ts";
-import type { IamSubject } from "../iam/members.ts";
+import { requirePermission } from "../identity/iam/authorize.ts";
+import type { IamSubject } from "../identity/iam/members.ts";
 import { addIssueEvent } from "../issue/issue-events.ts";
 import { issueName, type IssueRef } from "../issue/issue-names.ts";
 import { findIssue, writeApproval, type Approver, type IssueRow } from "../issue/issue.store.ts";

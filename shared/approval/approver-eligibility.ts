@@ -3,8 +3,8 @@
 // workspace scope (bindings still in force, groups included); the creator
 // only where self-approval is allowed; one person at most one step.
 import type { CommonQueryMethods } from "slonik";
-import { boundRoles } from "../iam/authorize.ts";
-import type { IamSubject } from "../iam/members.ts";
+import { boundRoles } from "../identity/iam/authorize.ts";
+import type { IamSubject } from "../identity/iam/members.ts";
 import { issueName } from "../issue/issue-names.ts";
 import type { IssueRow } from "../issue/issue.store.ts";
 import { permissionDenied } from "../platform/errors.ts";

@@ -4,8 +4,8 @@
 // approval_status, approver (issues waiting at a step the user may approve),
 // create_time, update_time, title (substring) and label. Newest first.
 import type { CommonQueryMethods } from "slonik";
-import { boundRoles, hasPermission, projectsWithBinding, requirePermission, WORKSPACE } from "../iam/authorize.ts";
-import type { IamSubject } from "../iam/members.ts";
+import { boundRoles, hasPermission, projectsWithBinding, requirePermission, WORKSPACE } from "../identity/iam/authorize.ts";
+import type { IamSubject } from "../identity/iam/members.ts";
 import { parseFilter, type FilterFields, type FilterTerm } from "../platform/list/filter.ts";
 import { keysetPage, type Page, type PageRequest } from "../platform/list/page.ts";
 import { userFilterValue } from "../platform/list/user-filter-value.ts";

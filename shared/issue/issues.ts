@@ -3,8 +3,8 @@
 import type { CommonQueryMethods } from "slonik";
 import { startApproval } from "../approval/approval-flow.ts";
 import type { CallAudit } from "../governance/audit/call-audit.ts";
-import { requirePermission } from "../iam/authorize.ts";
-import type { IamSubject } from "../iam/members.ts";
+import { requirePermission } from "../identity/iam/authorize.ts";
+import type { IamSubject } from "../identity/iam/members.ts";
 import { maskFields } from "../platform/list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { checkRequestId } from "../platform/names.ts";

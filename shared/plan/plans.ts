@@ -4,8 +4,8 @@
 // change of specs also sends the plan's open issue back to CHECKING (§11.2).
 import type { CommonQueryMethods } from "slonik";
 import type { CallAudit } from "../governance/audit/call-audit.ts";
-import { requirePermission } from "../iam/authorize.ts";
-import type { IamSubject } from "../iam/members.ts";
+import { requirePermission } from "../identity/iam/authorize.ts";
+import type { IamSubject } from "../identity/iam/members.ts";
 import { maskFields } from "../platform/list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { RESOURCE_ID_PATTERN, checkRequestId } from "../platform/names.ts";

@@ -3,9 +3,9 @@
 // default project) and restoring.
 import type { CommonQueryMethods } from "slonik";
 import type { CallAudit } from "../governance/audit/call-audit.ts";
-import { userName } from "../auth/principal.ts";
-import { grantRoles } from "../iam/grant-roles.ts";
-import { userMember } from "../iam/members.ts";
+import { userName } from "../identity/auth/principal.ts";
+import { grantRoles } from "../identity/iam/grant-roles.ts";
+import { userMember } from "../identity/iam/members.ts";
 import { maskFields } from "../platform/list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { parseResourceName, RESOURCE_ID_PATTERN } from "../platform/names.ts";

@@ -11,7 +11,7 @@ import { createSecretBox } from "../../shared/platform/secrets/secret-box.ts";
 import { parseSecretKey } from "../../shared/platform/secrets/secret-key.ts";
 import { createSettingCache, type SettingReader } from "../../shared/governance/settings/setting-cache.ts";
 import { createChangeFeed, type ChangeFeed } from "../../shared/platform/watch/change-feed.ts";
-import { bootstrapWorkspace, type BootstrapOptions } from "../../shared/user/bootstrap.ts";
+import { bootstrapWorkspace, type BootstrapOptions } from "../../shared/identity/user/bootstrap.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 import { quietLogger } from "./logger.ts";
 import { transcodingService } from "./transcoding-service.ts";

@@ -3,8 +3,8 @@
 // UpdateSetting (sealed at rest like any credential).
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { findUserByLoginId, setPassword } from "../../shared/user/user.store.ts";
-import { hashPassword } from "../../shared/user/password-hash.ts";
+import { findUserByLoginId, setPassword } from "../../shared/identity/user/user.store.ts";
+import { hashPassword } from "../../shared/identity/user/password-hash.ts";
 import type { TestApp } from "./app.ts";
 import { eventually } from "./instances.ts";
 import type { restClient } from "./rest.ts";

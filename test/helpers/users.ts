@@ -1,7 +1,7 @@
 // Test factories for users, written through the shared store functions.
 import type { CommonQueryMethods } from "slonik";
-import { hashPassword } from "../../shared/user/password-hash.ts";
-import { insertUser, type UserRow } from "../../shared/user/user.store.ts";
+import { hashPassword } from "../../shared/identity/user/password-hash.ts";
+import { insertUser, type UserRow } from "../../shared/identity/user/user.store.ts";
 
 export const ADMIN = { loginId: "admin", password: "Bootstrap-Pass-1" };
 export const STRONG_PASSWORD = "Correct-Horse-9-Battery";

@@ -6,17 +6,17 @@
 // of login ids left alone for as long as a lock lasts, whose lock has ended.
 // Live rows are never touched.
 import type { Task } from "graphile-worker";
-import { deleteExpiredEmailCodes } from "../../shared/auth/email-code.store.ts";
-import { LOCK_DURATION_MS } from "../../shared/auth/lockout.ts";
-import { deleteQuietLoginFailures } from "../../shared/auth/login-failure.store.ts";
-import { deleteExpiredMfaTempTokens } from "../../shared/auth/mfa-temp-token.store.ts";
-import { deleteDeadPasswordResetTokens } from "../../shared/auth/password-reset-token.store.ts";
-import { LOGIN_RATE_LIMIT } from "../../shared/auth/rate-limit.ts";
-import { deleteOldRateLimitHits } from "../../shared/auth/rate-limit.store.ts";
-import { deleteExpiredSessionTokens } from "../../shared/auth/session.store.ts";
+import { deleteExpiredEmailCodes } from "../../shared/identity/auth/email-code.store.ts";
+import { LOCK_DURATION_MS } from "../../shared/identity/auth/lockout.ts";
+import { deleteQuietLoginFailures } from "../../shared/identity/auth/login-failure.store.ts";
+import { deleteExpiredMfaTempTokens } from "../../shared/identity/auth/mfa-temp-token.store.ts";
+import { deleteDeadPasswordResetTokens } from "../../shared/identity/auth/password-reset-token.store.ts";
+import { LOGIN_RATE_LIMIT } from "../../shared/identity/auth/rate-limit.ts";
+import { deleteOldRateLimitHits } from "../../shared/identity/auth/rate-limit.store.ts";
+import { deleteExpiredSessionTokens } from "../../shared/identity/auth/session.store.ts";
 import { parseJobPayload } from "../../shared/platform/jobs/catalog.ts";
 import type { Db } from "../../shared/platform/db.ts";
-import { deleteExpiredSsoState } from "../../shared/sso/sso-state.store.ts";
+import { deleteExpiredSsoState } from "../../shared/identity/sso/sso-state.store.ts";
 
 export function cleanupSignInState(db: Db): Task {
   return async (raw, helpers) => {

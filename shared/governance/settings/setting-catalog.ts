@@ -9,7 +9,7 @@ import { refuseRemovingUsedEnvironments } from "../../instance/environment-in-us
 import { invalidArgument, permissionDenied } from "../../platform/errors.ts";
 import type { Logger } from "../../platform/logger.ts";
 import { applyEmergencyPauseSwitch, applyMaintenanceWindowChange } from "../../task-run/gate-changes.ts";
-import { reportOutsiders } from "../../user/identity-domain-report.ts";
+import { reportOutsiders } from "../../identity/user/identity-domain-report.ts";
 import type { ListKeys } from "./setting-secrets.ts";
 import * as defaults from "./setting-defaults.ts";
 import { validateDataClassification, validateSemanticTypes } from "./validation/data.ts";

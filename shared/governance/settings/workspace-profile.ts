@@ -2,7 +2,7 @@
 // (contract §7.2) with durations in milliseconds; `undefined` means unlimited.
 import { parseDuration } from "../../platform/duration.ts";
 import type { WorkspaceProfileSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
-import { identityDomainsOf } from "../../user/identity-domain-rule.ts";
+import { identityDomainsOf } from "../../identity/user/identity-domain-rule.ts";
 import type { SettingReader } from "./setting-cache.ts";
 import { settingKind } from "./setting-catalog.ts";
 import { effectiveValue } from "./setting-value.ts";

@@ -1,10 +1,10 @@
 // APP_IM, AI, EMAIL, MONITORING and SSO_GROUP_MAPPING (contract §7.4, §7.5,
 // §7.8, §7.11, §7.12).
 import type { AiSetting, AppImSetting, EmailSetting, MonitoringSetting, SsoGroupMappingSetting } from "../../../gen/svc/v1/setting_integrations_pb.js";
-import { WORKSPACE } from "../../../iam/authorize.ts";
+import { WORKSPACE } from "../../../identity/iam/authorize.ts";
 import { parseResourceName } from "../../../platform/names.ts";
-import { parseIdpName } from "../../../sso/identity-providers.ts";
-import { parseEmail } from "../../../user/email.ts";
+import { parseIdpName } from "../../../identity/sso/identity-providers.ts";
+import { parseEmail } from "../../../identity/user/email.ts";
 import type { ValidationContext } from "../setting-catalog.ts";
 import { checkHttpUrl, checkRange, checkUnique, fieldError, requireEnum, requireText } from "./checks.ts";
 

@@ -3,8 +3,8 @@
 // canonical name) and that may approve (§6.2).
 import { conditionProblem } from "../../../approval/approval-condition.ts";
 import type { WorkspaceApprovalSetting } from "../../../gen/svc/v1/setting_workspace_pb.js";
-import { predefinedRole } from "../../../iam/predefined-roles.ts";
-import { ROLE_PREFIX } from "../../../iam/roles.ts";
+import { predefinedRole } from "../../../identity/iam/predefined-roles.ts";
+import { ROLE_PREFIX } from "../../../identity/iam/roles.ts";
 import type { ValidationContext } from "../setting-catalog.ts";
 import { fieldError, requireEnum } from "./checks.ts";
 

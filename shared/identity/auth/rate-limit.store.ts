@@ -1,0 +1,35 @@
+// SQL on rate_limit_hit: a sliding-window log per (bucket, key), serialised
+// per key by a transaction lock so that concurrent replicas count exactly.
+// One statement per request (rate_limit_take_hit, migration 0017): the lock,
+// then, with a snapshot taken under it, the old hits forgotten, the window
+// counted and the hit recorded when there is room.
+import { sql, type CommonQueryMethods } from "slonik";
+import { z } from "zod";
+import type { Db } from "../../platform/db.ts";
+import { RATE_LIMIT_LOCK_CLASS } from "../../platform/locks.ts";
+
+const windowRow = z.object({ hits: z.number(), oldest: z.coerce.date().nullable(), now: z.coerce.date(), counted: z.boolean() });
+
+export interface WindowState {
+  /** Hits in the window before this request. */
+  hits: number;
+  oldest: Date | null;
+  now: Date;
+  /** This request was recorded (the window had room). */
+  counted: boolean;
+}
+
+/**
+ * Records one hit for the key when fewer than `limit` are in the window. On a
+ * pool, not in a transaction: it commits on its own, releasing the key's lock.
+ */
+export async function takeHit(db: Db, bucket: string, key: string, limit: number, windowMs: number): Promise<WindowState> {
+  return db.one(sql.type(windowRow)`
+    select hits, oldest, now, counted from rate_limit_take_hit(${bucket}, ${key}, ${limit}, ${windowMs / 1000}, ${RATE_LIMIT_LOCK_CLASS})`);
+}
+
+/** Deletes every key's hits older than `windowMs` (takeHit forgets only the old hits of the key it counts); answers how many. */
+export async function deleteOldRateLimitHits(db: CommonQueryMethods, windowMs: number): Promise<number> {
+  const result = await db.query(sql.unsafe`delete from rate_limit_hit where hit_time <= clock_timestamp() - make_interval(secs => ${windowMs / 1000})`);
+  return result.rowCount;
+}
