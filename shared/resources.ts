@@ -5,7 +5,7 @@ import { createDb, type Db } from "./platform/db.ts";
 import { createMetrics, type Metrics } from "./platform/metrics.ts";
 import type { ProcessContext } from "./platform/process.ts";
 import { openStore, type Store } from "./platform/store.ts";
-import { seedQuickStart } from "./quickstart/sample.ts";
+import { seedQuickStart } from "./inventory/sample/sample.ts";
 import { bootstrapWorkspace } from "./identity/user/bootstrap.ts";
 import { checkSecretKey } from "./platform/secrets/key-check.ts";
 import { createSecretBox, type SecretBox } from "./platform/secrets/secret-box.ts";

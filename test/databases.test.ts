@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { syncInstance } from "../shared/instance/instance-sync.ts";
+import { syncInstance } from "../shared/inventory/instance/instance-sync.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { closedPort, createInstanceOk, createPgTarget, pgAdminSource, testSecrets } from "./helpers/instances.ts";

@@ -9,8 +9,8 @@ import { after, before, describe, it } from "node:test";
 import { connect } from "node:net";
 import mysql, { type Connection } from "mysql2/promise";
 import { DomainError } from "../shared/platform/errors.ts";
-import { openTarget } from "../shared/engine/target-open.ts";
-import type { ConnectionConfig, Target } from "../shared/engine/target.ts";
+import { openTarget } from "../shared/inventory/engine/target-open.ts";
+import type { ConnectionConfig, Target } from "../shared/inventory/engine/target.ts";
 import { closedPort, MYSQL, uniqueName } from "./helpers/instances.ts";
 import { silentServer } from "./helpers/silent-server.ts";
 

@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { DomainError } from "../shared/platform/errors.ts";
-import { openTarget } from "../shared/engine/target-open.ts";
-import type { ConnectionConfig, Target } from "../shared/engine/target.ts";
+import { openTarget } from "../shared/inventory/engine/target-open.ts";
+import type { ConnectionConfig, Target } from "../shared/inventory/engine/target.ts";
 import { withDatabase } from "../shared/platform/postgres-url.ts";
 import { adminQuery, adminUrl } from "./helpers/db.ts";
 import { closedPort, pgServerConnection, uniqueName } from "./helpers/instances.ts";

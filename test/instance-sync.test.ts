@@ -5,7 +5,7 @@
 // MariaDB/MySQL schemas when such a server answers at 127.0.0.1:3306.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { enqueueEveryInstanceSync } from "../shared/instance/instance-sync-jobs.ts";
+import { enqueueEveryInstanceSync } from "../shared/inventory/instance/instance-sync-jobs.ts";
 import { startWorker, type Worker } from "../worker/worker.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";

@@ -5,7 +5,7 @@
 // a deleted instance is never reached.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { ExecuteRequest } from "../shared/engine/target.ts";
+import type { ExecuteRequest } from "../shared/inventory/engine/target.ts";
 import { RunSession } from "../shared/task-run/run-session.ts";
 import type { ExecutableRun } from "../shared/task-run/run-locks.store.ts";
 import { adminQuery } from "./helpers/db.ts";

@@ -3,7 +3,7 @@
 // election and every 15 minutes, a sync of every active instance (§9.3); on
 // election and every 10 s, a pass of the task-run reconciler (§12.6), one at
 // a time.
-import { enqueueEveryInstanceSync } from "../shared/instance/instance-sync-jobs.ts";
+import { enqueueEveryInstanceSync } from "../shared/inventory/instance/instance-sync-jobs.ts";
 import { addJob } from "../shared/platform/jobs/jobs.store.ts";
 import type { Logger } from "../shared/platform/logger.ts";
 import { reconcileTaskRuns, RECONCILE_EVERY_MS } from "../shared/task-run/reconcile.ts";

@@ -1,12 +1,12 @@
 // DatabaseService: databases, their schema and their moves between projects
 // (contract §9.5).
-import { databaseName, parseDatabaseName } from "../../shared/database/database-name.ts";
-import { listDatabasePage } from "../../shared/database/database-list.ts";
-import { parseDatabasePartName, readDatabaseMetadata, readDatabaseSchema, syncDatabase } from "../../shared/database/database-schema.ts";
-import { getDatabase, transferDatabases, updateDatabase } from "../../shared/database/databases.ts";
+import { databaseName, parseDatabaseName } from "../../shared/inventory/database/database-name.ts";
+import { listDatabasePage } from "../../shared/inventory/database/database-list.ts";
+import { parseDatabasePartName, readDatabaseMetadata, readDatabaseSchema, syncDatabase } from "../../shared/inventory/database/database-schema.ts";
+import { getDatabase, transferDatabases, updateDatabase } from "../../shared/inventory/database/databases.ts";
 import { DatabaseService } from "../../shared/gen/svc/v1/database_service_pb.js";
 import type { Db } from "../../shared/platform/db.ts";
-import { projectName } from "../../shared/project/projects.ts";
+import { projectName } from "../../shared/inventory/project/projects.ts";
 import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";

@@ -13,10 +13,10 @@ import {
   type DataSource,
   type Instance,
 } from "../../shared/gen/svc/v1/instance_service_pb.js";
-import type { Engine as EngineName, SslMode } from "../../shared/engine/target.ts";
-import type { DataSourceDraft, DataSourceType, StoredDataSource } from "../../shared/instance/data-sources.ts";
-import type { InstanceRow } from "../../shared/instance/instance.store.ts";
-import { instanceName, type InstanceDraft } from "../../shared/instance/instances.ts";
+import type { Engine as EngineName, SslMode } from "../../shared/inventory/engine/target.ts";
+import type { DataSourceDraft, DataSourceType, StoredDataSource } from "../../shared/inventory/instance/data-sources.ts";
+import type { InstanceRow } from "../../shared/inventory/instance/instance.store.ts";
+import { instanceName, type InstanceDraft } from "../../shared/inventory/instance/instances.ts";
 import { environmentName } from "../../shared/governance/settings/environments.ts";
 
 export function toInstance(row: InstanceRow): Instance {

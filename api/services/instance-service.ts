@@ -1,6 +1,6 @@
 // InstanceService: instances and their sync (contract §9.3).
 import { InstanceService } from "../../shared/gen/svc/v1/instance_service_pb.js";
-import { listInstancePage } from "../../shared/instance/instance-list.ts";
+import { listInstancePage } from "../../shared/inventory/instance/instance-list.ts";
 import {
   createInstance,
   deleteInstance,
@@ -10,7 +10,7 @@ import {
   requestInstanceSync,
   undeleteInstance,
   updateInstance,
-} from "../../shared/instance/instances.ts";
+} from "../../shared/inventory/instance/instances.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
 import { auditScope } from "../transport/audit-scope.ts";

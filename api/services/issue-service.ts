@@ -8,7 +8,7 @@ import { updateIssuesStatus } from "../../shared/issue/issue-status.ts";
 import { createIssue, getIssue, updateIssue } from "../../shared/issue/issues.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import type { Metrics } from "../../shared/platform/metrics.ts";
-import { parseProjectName } from "../../shared/project/projects.ts";
+import { parseProjectName } from "../../shared/inventory/project/projects.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

@@ -6,7 +6,7 @@ import { latestRuns } from "../../shared/plan-check/check-run.store.ts";
 import { listPlanPage } from "../../shared/plan/plan-list.ts";
 import type { PlanRow } from "../../shared/plan/plan.store.ts";
 import { createPlan, deletePlan, getPlan, parsePlanName, updatePlan } from "../../shared/plan/plans.ts";
-import { parseProjectName } from "../../shared/project/projects.ts";
+import { parseProjectName } from "../../shared/inventory/project/projects.ts";
 import type { CommonQueryMethods } from "slonik";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";

@@ -3,7 +3,7 @@ import { ProjectService } from "../../shared/gen/svc/v1/project_service_pb.js";
 import { findPolicies } from "../../shared/identity/iam/iam-policy.store.ts";
 import { setIamPolicy } from "../../shared/identity/iam/set-iam-policy.ts";
 import type { Db } from "../../shared/platform/db.ts";
-import { listProjectPage } from "../../shared/project/project-list.ts";
+import { listProjectPage } from "../../shared/inventory/project/project-list.ts";
 import {
   activeProject,
   createProject,
@@ -13,7 +13,7 @@ import {
   projectName,
   undeleteProject,
   updateProject,
-} from "../../shared/project/projects.ts";
+} from "../../shared/inventory/project/projects.ts";
 import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
 import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
 import { auditScope } from "../transport/audit-scope.ts";

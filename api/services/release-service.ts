@@ -3,7 +3,7 @@ import { ReleaseService } from "../../shared/gen/svc/v1/release_service_pb.js";
 import type { Db } from "../../shared/platform/db.ts";
 import { latestRuns } from "../../shared/plan-check/check-run.store.ts";
 import { targetResolver } from "../../shared/plan-check/target-resolver.ts";
-import { parseProjectName } from "../../shared/project/projects.ts";
+import { parseProjectName } from "../../shared/inventory/project/projects.ts";
 import { checkRelease } from "../../shared/release/release-check.ts";
 import { listReleasePage } from "../../shared/release/release-list.ts";
 import { parseReleaseName } from "../../shared/release/release-names.ts";

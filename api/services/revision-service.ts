@@ -1,6 +1,6 @@
 // RevisionService: the release versions each database has applied (contract
 // §13.2). Permissions are checked on the database's project.
-import { parseDatabaseName } from "../../shared/database/database-name.ts";
+import { parseDatabaseName } from "../../shared/inventory/database/database-name.ts";
 import { RevisionService } from "../../shared/gen/svc/v1/revision_service_pb.js";
 import type { Db } from "../../shared/platform/db.ts";
 import { listRevisionPage } from "../../shared/revision/revision-list.ts";

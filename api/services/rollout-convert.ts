@@ -1,7 +1,7 @@
 // Rollouts, stages, tasks and task runs ⇄ svc.v1 messages.
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { databaseName } from "../../shared/database/database-name.ts";
+import { databaseName } from "../../shared/inventory/database/database-name.ts";
 import {
   Rollout_State,
   RolloutSchema,

@@ -5,7 +5,7 @@ import { keysetPage } from "../../shared/platform/list/page.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import { failedPrecondition, notFound } from "../../shared/platform/errors.ts";
 import { getPlan, parsePlanName } from "../../shared/plan/plans.ts";
-import { parseProjectName } from "../../shared/project/projects.ts";
+import { parseProjectName } from "../../shared/inventory/project/projects.ts";
 import { createRollout } from "../../shared/rollout/create-rollout.ts";
 import { advanceRollout, pauseRollout, resumeRollout, runTasks, skipTasks } from "../../shared/rollout/rollout-actions.ts";
 import { cancelRollout, cancelTaskRuns } from "../../shared/rollout/rollout-cancel.ts";

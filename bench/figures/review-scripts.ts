@@ -3,7 +3,7 @@
 // INSERTs, UPDATEs and DELETEs with WHERE clauses, a few SELECTs), repeated
 // with varying names until the script reaches the wanted size. About 210
 // bytes per statement: a 2 MiB script holds about 10,000 statements.
-import type { Engine } from "../../shared/engine/target.ts";
+import type { Engine } from "../../shared/inventory/engine/target.ts";
 
 type Template = (n: number, engine: Engine) => string;
 

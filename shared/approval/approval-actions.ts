@@ -11,7 +11,7 @@ import { findIssue, writeApproval, type Approver, type IssueRow } from "../issue
 import type { Metrics } from "../platform/metrics.ts";
 import { failedPrecondition, notFound } from "../platform/errors.ts";
 import { findPlan } from "../plan/plan.store.ts";
-import { projectName } from "../project/projects.ts";
+import { projectName } from "../inventory/project/projects.ts";
 import { approvalGranted } from "./approval-flow.ts";
 import { requireEligibleApprover } from "./approver-eligibility.ts";
 

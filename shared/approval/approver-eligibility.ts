@@ -8,8 +8,8 @@ import type { IamSubject } from "../identity/iam/members.ts";
 import { issueName } from "../issue/issue-names.ts";
 import type { IssueRow } from "../issue/issue.store.ts";
 import { permissionDenied } from "../platform/errors.ts";
-import { findProject } from "../project/project.store.ts";
-import { projectName } from "../project/projects.ts";
+import { findProject } from "../inventory/project/project.store.ts";
+import { projectName } from "../inventory/project/projects.ts";
 import { storedSettings } from "../governance/settings/setting-cache.ts";
 import { readWorkspaceProfile } from "../governance/settings/workspace-profile.ts";
 

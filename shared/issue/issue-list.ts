@@ -9,7 +9,7 @@ import type { IamSubject } from "../identity/iam/members.ts";
 import { parseFilter, type FilterFields, type FilterTerm } from "../platform/list/filter.ts";
 import { keysetPage, type Page, type PageRequest } from "../platform/list/page.ts";
 import { userFilterValue } from "../platform/list/user-filter-value.ts";
-import { getProject, parseProjectName, projectName } from "../project/projects.ts";
+import { getProject, parseProjectName, projectName } from "../inventory/project/projects.ts";
 import { listIssues, type HeldRoles } from "./issue-list.store.ts";
 import type { IssueRow } from "./issue.store.ts";
 

@@ -8,7 +8,7 @@ import type { CallAudit } from "../governance/audit/call-audit.ts";
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { planName } from "../plan/plans.ts";
 import { findPlan } from "../plan/plan.store.ts";
-import { projectName } from "../project/projects.ts";
+import { projectName } from "../inventory/project/projects.ts";
 import { cancelIdleRollout } from "../rollout/rollout-cancel.ts";
 import { addIssueEvent } from "./issue-events.ts";
 import { issueName, parseIssueName, type IssueRef } from "./issue-names.ts";

@@ -10,7 +10,7 @@ import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound }
 import { checkRequestId } from "../platform/names.ts";
 import { parsePlanName, planName } from "../plan/plans.ts";
 import { findPlan } from "../plan/plan.store.ts";
-import { activeProject, projectName } from "../project/projects.ts";
+import { activeProject, projectName } from "../inventory/project/projects.ts";
 import { rolloutName } from "../rollout/rollout-names.ts";
 import { findRolloutByPlan } from "../rollout/rollout.store.ts";
 import { noticeChange } from "../platform/watch/change-notice.store.ts";

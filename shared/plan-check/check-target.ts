@@ -2,9 +2,9 @@
 // review under the environment's rules, a summary with the affected-rows
 // estimate, and a dry run. A target that cannot be reached still gets its
 // review (which needs no connection), plus an ERROR result naming the reason.
-import type { DatabaseMetadata } from "../engine/metadata.ts";
-import type { ConnectionConfig, Engine, RowEstimate, Target } from "../engine/target.ts";
-import { openTarget } from "../engine/target-open.ts";
+import type { DatabaseMetadata } from "../inventory/engine/metadata.ts";
+import type { ConnectionConfig, Engine, RowEstimate, Target } from "../inventory/engine/target.ts";
+import { openTarget } from "../inventory/engine/target-open.ts";
 import { DomainError } from "../platform/errors.ts";
 import type { PlanSpec } from "../plan/plan-specs.ts";
 import { reviewScript, summarizeScript, type ReviewRule } from "../review/review.ts";

@@ -1,10 +1,10 @@
 // Where a plan check finds its targets: the database row (engine, effective
 // environment, synced metadata) and its instance's ADMIN data source.
 import type { CommonQueryMethods } from "slonik";
-import { parseDatabaseName } from "../database/database-name.ts";
-import { findDatabase, findDatabaseMetadata } from "../database/database.store.ts";
-import { instanceConnection } from "../instance/instance-target.ts";
-import { findInstance } from "../instance/instance.store.ts";
+import { parseDatabaseName } from "../inventory/database/database-name.ts";
+import { findDatabase, findDatabaseMetadata } from "../inventory/database/database.store.ts";
+import { instanceConnection } from "../inventory/instance/instance-target.ts";
+import { findInstance } from "../inventory/instance/instance.store.ts";
 import { failedPrecondition } from "../platform/errors.ts";
 import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import type { CheckTarget } from "./check-target.ts";

@@ -11,7 +11,7 @@ import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound }
 import { RESOURCE_ID_PATTERN, checkRequestId } from "../platform/names.ts";
 import { resetApproval } from "../approval/approval-flow.ts";
 import { startCheckRun } from "../plan-check/check-runs.ts";
-import { activeProject, projectName } from "../project/projects.ts";
+import { activeProject, projectName } from "../inventory/project/projects.ts";
 import { rolloutName } from "../rollout/rollout-names.ts";
 import { findRolloutByPlan } from "../rollout/rollout.store.ts";
 import { checkedSpecs, type SpecInput } from "./plan-specs.ts";

@@ -10,7 +10,7 @@ import type { CommonQueryMethods } from "slonik";
 import { invalidArgument } from "../platform/errors.ts";
 import type { CheckResult } from "../plan-check/check-result.ts";
 import { checkTarget, preambleOf, type CheckTarget } from "../plan-check/check-target.ts";
-import { projectName } from "../project/projects.ts";
+import { projectName } from "../inventory/project/projects.ts";
 import { effectiveRules } from "../review/review.ts";
 import { revisionName } from "../revision/revision-names.ts";
 import type { SettingReader } from "../governance/settings/setting-cache.ts";

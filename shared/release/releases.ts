@@ -6,7 +6,7 @@ import { jsonName, snakeCase } from "../platform/list/field-name.ts";
 import { maskFields } from "../platform/list/update-mask.ts";
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../platform/errors.ts";
 import { RESOURCE_ID_PATTERN, checkRequestId } from "../platform/names.ts";
-import { activeProject } from "../project/projects.ts";
+import { activeProject } from "../inventory/project/projects.ts";
 import { checkedFiles, type ReleaseFileInput } from "./release-files.ts";
 import { releaseName, type ReleaseRef } from "./release-names.ts";
 import {

@@ -3,8 +3,8 @@
 // its engine's parser gave or why the parser refused it. The last script's
 // parse is kept (read-only to its users): a plan check reviews and then
 // summarizes the same script.
-import type { Engine } from "../engine/target.ts";
-import { splitStatements } from "../sql/split.ts";
+import type { Engine } from "../inventory/engine/target.ts";
+import { splitStatements } from "../inventory/engine/split.ts";
 import type { StatementFacts } from "./facts.ts";
 import { parseMysqlStatements } from "./mysql-parser-pool.ts";
 import { parsePostgresScript } from "./parse-postgres.ts";

@@ -3,9 +3,9 @@
 // validation, the statement summary, and the MySQL worker pool.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { DatabaseMetadata } from "../engine/metadata.ts";
-import type { Engine } from "../engine/target.ts";
-import { splitStatements } from "../sql/split.ts";
+import type { DatabaseMetadata } from "../inventory/engine/metadata.ts";
+import type { Engine } from "../inventory/engine/target.ts";
+import { splitStatements } from "../inventory/engine/split.ts";
 import { RULES } from "./catalogue.ts";
 import { parseMysqlStatements } from "./mysql-parser-pool.ts";
 import { parseMysqlPieces } from "./mysql-parser.ts";

@@ -1,8 +1,8 @@
 // Applies configured rules to a parsed script: statement checks in script
 // order, each seeing the schema state before its statement, then script
 // checks; one violation per finding.
-import type { DatabaseMetadata } from "../engine/metadata.ts";
-import type { RowEstimate } from "../engine/target.ts";
+import type { DatabaseMetadata } from "../inventory/engine/metadata.ts";
+import type { RowEstimate } from "../inventory/engine/target.ts";
 import type { ParsedScript, ParsedStatement } from "./parsed-script.ts";
 import type { Position } from "./positions.ts";
 import type { Report, RuleContext, RuleDefinition, Statement } from "./rule-definition.ts";

@@ -1,6 +1,6 @@
 // Revision names (contract §0.3): instances/<i>/databases/<d>/revisions/<id>,
 // the id a server-chosen number.
-import { databaseName, parseDatabaseName, type DatabaseRef } from "../database/database-name.ts";
+import { databaseName, parseDatabaseName, type DatabaseRef } from "../inventory/database/database-name.ts";
 import { invalidArgument } from "../platform/errors.ts";
 
 export interface RevisionRef {

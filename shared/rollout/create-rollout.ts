@@ -5,7 +5,7 @@
 // environment's policy is AUTOMATIC.
 import { createHash } from "node:crypto";
 import type { CommonQueryMethods } from "slonik";
-import { parseDatabaseName } from "../database/database-name.ts";
+import { parseDatabaseName } from "../inventory/database/database-name.ts";
 import { alreadyExists } from "../platform/errors.ts";
 import type { PlanSpec } from "../plan/plan-specs.ts";
 import { getPlan, planName } from "../plan/plans.ts";

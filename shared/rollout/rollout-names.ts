@@ -3,7 +3,7 @@
 // segment) and …/tasks/<t>/taskRuns/<id>. Task `-` stands for every task of
 // the rollout where a parent allows it.
 import { invalidArgument } from "../platform/errors.ts";
-import { projectName } from "../project/projects.ts";
+import { projectName } from "../inventory/project/projects.ts";
 
 export interface RolloutRef {
   projectId: string;

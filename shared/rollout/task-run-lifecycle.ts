@@ -5,7 +5,7 @@
 // in one order everywhere (rollout, task, task run), so concurrent starts,
 // settlements and actions never deadlock.
 import type { CommonQueryMethods } from "slonik";
-import type { StatementLog } from "../engine/target.ts";
+import type { StatementLog } from "../inventory/engine/target.ts";
 import { addIssueEvent } from "../issue/issue-events.ts";
 import { noticeChange } from "../platform/watch/change-notice.store.ts";
 import { rolloutName, taskRunName, type RolloutRef } from "./rollout-names.ts";

@@ -14,8 +14,8 @@
 import type { Db } from "../platform/db.ts";
 import type { Logger } from "../platform/logger.ts";
 import type { Metrics } from "../platform/metrics.ts";
-import type { ExecuteOutcome, StatementLog } from "../engine/target.ts";
-import { errorMessage } from "../engine/connect-failure.ts";
+import type { ExecuteOutcome, StatementLog } from "../inventory/engine/target.ts";
+import { errorMessage } from "../inventory/engine/connect-failure.ts";
 import type { RolloutFollowUps } from "../rollout/follow-ups.ts";
 import type { RunOutcome } from "../rollout/task-run-lifecycle.ts";
 import { releaseGate, type ReleaseGateDecision } from "../revision/revision-gate.ts";

@@ -16,9 +16,9 @@
 //   emergency pause is on; a run whose gate is closed for another reason is
 //   tried again each pass, and waits anew).
 import type { CommonQueryMethods } from "slonik";
-import { errorMessage } from "../engine/connect-failure.ts";
-import type { LostSession } from "../engine/target.ts";
-import { withTarget } from "../instance/instance-target.ts";
+import { errorMessage } from "../inventory/engine/connect-failure.ts";
+import type { LostSession } from "../inventory/engine/target.ts";
+import { withTarget } from "../inventory/instance/instance-target.ts";
 import { unlockJobsOfGonePools } from "../platform/jobs/pool-presence.store.ts";
 import { withTransaction, type Db } from "../platform/db.ts";
 import type { Logger } from "../platform/logger.ts";
@@ -26,7 +26,7 @@ import type { Metrics } from "../platform/metrics.ts";
 import { enqueueTaskRun, type RunOutcome } from "../rollout/task-run-lifecycle.ts";
 import type { SecretBox } from "../platform/secrets/secret-box.ts";
 import { storedSettings } from "../governance/settings/setting-cache.ts";
-import { splitStatements } from "../sql/split.ts";
+import { splitStatements } from "../inventory/engine/split.ts";
 import { emergencyPauseReason } from "./emergency-pause.ts";
 import { appliedText } from "./run-detail.ts";
 import { runConnection } from "./run-connection.ts";

@@ -6,7 +6,7 @@
 // before: a run dispatched meanwhile finds the ending run still RUNNING and
 // waits, and is dispatched again here.
 import type { CommonQueryMethods } from "slonik";
-import type { StatementLog } from "../engine/target.ts";
+import type { StatementLog } from "../inventory/engine/target.ts";
 import { withTransaction, type Db } from "../platform/db.ts";
 import type { Metrics } from "../platform/metrics.ts";
 import { settleTaskRun, type RunOutcome } from "../rollout/task-run-lifecycle.ts";

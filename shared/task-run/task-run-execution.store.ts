@@ -4,7 +4,7 @@
 // reconciler needs to know of runs that lost their worker or their job.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import type { TargetSession } from "../engine/target.ts";
+import type { TargetSession } from "../inventory/engine/target.ts";
 import type { ReleaseFileRef } from "../plan/plan-specs.ts";
 import { TASK_RUN_JOB_KEY_PREFIX } from "../platform/jobs/catalog.ts";
 import { addKeyedJobsSelected, keyedJobsAdding } from "../platform/jobs/jobs.store.ts";

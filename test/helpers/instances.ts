@@ -11,7 +11,7 @@ import { createSecretBox, type SecretBox } from "../../shared/platform/secrets/s
 import { parseSecretKey } from "../../shared/platform/secrets/secret-key.ts";
 import { adminQuery, adminUrl } from "./db.ts";
 import type { restClient } from "./rest.ts";
-import type { ConnectionConfig } from "../../shared/engine/target.ts";
+import type { ConnectionConfig } from "../../shared/inventory/engine/target.ts";
 
 type Rest = ReturnType<typeof restClient>;
 

@@ -5,7 +5,7 @@
 import type { DescField, DescMessage, JsonObject, Message } from "@bufbuild/protobuf";
 import type { CommonQueryMethods } from "slonik";
 import { SettingValueSchema } from "../../gen/svc/v1/setting_service_pb.js";
-import { refuseRemovingUsedEnvironments } from "../../instance/environment-in-use.ts";
+import { refuseRemovingUsedEnvironments } from "../../inventory/instance/environment-in-use.ts";
 import { invalidArgument, permissionDenied } from "../../platform/errors.ts";
 import type { Logger } from "../../platform/logger.ts";
 import { applyEmergencyPauseSwitch, applyMaintenanceWindowChange } from "../../task-run/gate-changes.ts";

@@ -4,7 +4,7 @@
 // the current store (policies, group membership, custom roles), so a change
 // acts on the next request.
 import type { CommonQueryMethods } from "slonik";
-import { projectOfDatabase } from "../../database/database-project.store.ts";
+import { projectOfDatabase } from "../../inventory/database/database-project.store.ts";
 import { groupIdsOfUser } from "../group/group-member.store.ts";
 import { notFound, permissionDenied, type DomainError } from "../../platform/errors.ts";
 import { isBindingActive } from "./binding-condition.ts";
