@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import type { Parser } from "node-sql-parser";
 import { loadModule, parseSync } from "libpg-query";
 import type { Engine } from "../shared/inventory/engine/target.ts";
-import { effectiveRules, reviewScript } from "../shared/review/review.ts";
+import { effectiveRules, reviewScript } from "../shared/change/review/review.ts";
 import { splitStatements } from "../shared/inventory/engine/split.ts";
 import { reviewScriptOf, reviewStatementsOf } from "./figures/review-scripts.ts";
 

@@ -6,7 +6,7 @@ import { create } from "@bufbuild/protobuf";
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { MaintenanceWindowSettingSchema, MaintenanceWindowSetting_Weekday as Day } from "../shared/gen/svc/v1/setting_operations_pb.js";
-import { maintenanceSchedule, nextOpening, type MaintenanceSchedule } from "../shared/task-run/maintenance-window.ts";
+import { maintenanceSchedule, nextOpening, type MaintenanceSchedule } from "../shared/change/task-run/maintenance-window.ts";
 import { eventually } from "./helpers/instances.ts";
 import { RolloutHarness, type PgTarget } from "./helpers/rollout-harness.ts";
 

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createMetrics } from "../shared/platform/metrics.ts";
-import { executeCheckRun } from "../shared/plan-check/run-checks.ts";
-import { targetResolver } from "../shared/plan-check/target-resolver.ts";
+import { executeCheckRun } from "../shared/change/plan-check/run-checks.ts";
+import { targetResolver } from "../shared/change/plan-check/target-resolver.ts";
 import { getStoredSetting } from "../shared/governance/settings/setting.store.ts";
 import { startWorker, type Worker } from "../worker/worker.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";

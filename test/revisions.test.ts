@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { RevisionService } from "../shared/gen/svc/v1/revision_service_pb.js";
-import { recordRevision, releaseGate } from "../shared/revision/revision-gate.ts";
+import { recordRevision, releaseGate } from "../shared/change/revision/revision-gate.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { restClient } from "./helpers/rest.ts";

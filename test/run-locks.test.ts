@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { sql } from "slonik";
 import { TARGET_DATABASE_LOCK_CLASS, TASK_RUN_LOCK_CLASS } from "../shared/platform/locks.ts";
-import { LockConnections, RunLocks } from "../shared/task-run/run-locks.store.ts";
+import { LockConnections, RunLocks } from "../shared/change/task-run/run-locks.store.ts";
 import type { TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { startPendingRuns, type PendingRuns } from "./helpers/pending-runs.ts";

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { ExecuteRequest } from "../shared/inventory/engine/target.ts";
-import { RunSession } from "../shared/task-run/run-session.ts";
-import type { ExecutableRun } from "../shared/task-run/run-locks.store.ts";
+import { RunSession } from "../shared/change/task-run/run-session.ts";
+import type { ExecutableRun } from "../shared/change/task-run/run-locks.store.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { createPgTarget, eventually, pgServerConnection, testSecrets } from "./helpers/instances.ts";
 

@@ -6,7 +6,7 @@
 import { enqueueEveryInstanceSync } from "../shared/inventory/instance/instance-sync-jobs.ts";
 import { addJob } from "../shared/platform/jobs/jobs.store.ts";
 import type { Logger } from "../shared/platform/logger.ts";
-import { reconcileTaskRuns, RECONCILE_EVERY_MS } from "../shared/task-run/reconcile.ts";
+import { reconcileTaskRuns, RECONCILE_EVERY_MS } from "../shared/change/task-run/reconcile.ts";
 import type { TaskDeps } from "./task-list.ts";
 
 const CLEANUP_EVERY_MS = 60 * 60 * 1000;

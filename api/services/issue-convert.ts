@@ -12,11 +12,11 @@ import {
   type Issue,
   type IssueComment,
 } from "../../shared/gen/svc/v1/issue_service_pb.js";
-import type { CommentRow } from "../../shared/issue/issue-comment.store.ts";
-import { commentName, issueName } from "../../shared/issue/issue-names.ts";
-import type { IssueFields, IssueRow, IssueStatus } from "../../shared/issue/issue.store.ts";
-import { planName } from "../../shared/plan/plans.ts";
-import { rolloutName } from "../../shared/rollout/rollout-names.ts";
+import type { CommentRow } from "../../shared/change/issue/issue-comment.store.ts";
+import { commentName, issueName } from "../../shared/change/issue/issue-names.ts";
+import type { IssueFields, IssueRow, IssueStatus } from "../../shared/change/issue/issue.store.ts";
+import { planName } from "../../shared/change/plan/plans.ts";
+import { rolloutName } from "../../shared/change/rollout/rollout-names.ts";
 
 export function toIssue(row: IssueRow): Issue {
   return create(IssueSchema, {

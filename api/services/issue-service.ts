@@ -1,11 +1,11 @@
 // IssueService: issues, their approval and their comments (contract §11).
 import { IssueService } from "../../shared/gen/svc/v1/issue_service_pb.js";
-import { approveIssue, rejectIssue, requestIssueReview } from "../../shared/approval/approval-actions.ts";
-import { createComment, listCommentPage, updateComment } from "../../shared/issue/issue-comments.ts";
-import { listIssuePage } from "../../shared/issue/issue-list.ts";
-import { commentName, parseCommentName, parseIssueName } from "../../shared/issue/issue-names.ts";
-import { updateIssuesStatus } from "../../shared/issue/issue-status.ts";
-import { createIssue, getIssue, updateIssue } from "../../shared/issue/issues.ts";
+import { approveIssue, rejectIssue, requestIssueReview } from "../../shared/change/approval/approval-actions.ts";
+import { createComment, listCommentPage, updateComment } from "../../shared/change/issue/issue-comments.ts";
+import { listIssuePage } from "../../shared/change/issue/issue-list.ts";
+import { commentName, parseCommentName, parseIssueName } from "../../shared/change/issue/issue-names.ts";
+import { updateIssuesStatus } from "../../shared/change/issue/issue-status.ts";
+import { createIssue, getIssue, updateIssue } from "../../shared/change/issue/issues.ts";
 import type { Db } from "../../shared/platform/db.ts";
 import type { Metrics } from "../../shared/platform/metrics.ts";
 import { parseProjectName } from "../../shared/inventory/project/projects.ts";

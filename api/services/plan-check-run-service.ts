@@ -3,9 +3,9 @@ import { PlanCheckRunService } from "../../shared/gen/svc/v1/plan_check_run_serv
 import { keysetPage } from "../../shared/platform/list/page.ts";
 import { invalidArgument } from "../../shared/platform/errors.ts";
 import type { Db } from "../../shared/platform/db.ts";
-import { listRuns } from "../../shared/plan-check/check-run.store.ts";
-import { cancelCheckRun, getCheckRun, parseCheckRunName, startCheckRun } from "../../shared/plan-check/check-runs.ts";
-import { getPlan, parsePlanName } from "../../shared/plan/plans.ts";
+import { listRuns } from "../../shared/change/plan-check/check-run.store.ts";
+import { cancelCheckRun, getCheckRun, parseCheckRunName, startCheckRun } from "../../shared/change/plan-check/check-runs.ts";
+import { getPlan, parsePlanName } from "../../shared/change/plan/plans.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

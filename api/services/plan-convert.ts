@@ -2,12 +2,12 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Plan_ChangeDatabaseConfig_Type, Plan_State, PlanSchema, type Plan } from "../../shared/gen/svc/v1/plan_service_pb.js";
-import { issueName } from "../../shared/issue/issue-names.ts";
-import { countByStatus } from "../../shared/plan-check/check-result.ts";
-import type { CheckRunRow } from "../../shared/plan-check/check-run.store.ts";
-import type { PlanRow } from "../../shared/plan/plan.store.ts";
-import { planName, type PlanDraft } from "../../shared/plan/plans.ts";
-import { rolloutName } from "../../shared/rollout/rollout-names.ts";
+import { issueName } from "../../shared/change/issue/issue-names.ts";
+import { countByStatus } from "../../shared/change/plan-check/check-result.ts";
+import type { CheckRunRow } from "../../shared/change/plan-check/check-run.store.ts";
+import type { PlanRow } from "../../shared/change/plan/plan.store.ts";
+import { planName, type PlanDraft } from "../../shared/change/plan/plans.ts";
+import { rolloutName } from "../../shared/change/rollout/rollout-names.ts";
 
 /** The plan's issue and rollout ids, when it has them. */
 export interface PlanLinks {

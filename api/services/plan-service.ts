@@ -1,11 +1,11 @@
 // PlanService: plans of changes (contract §10.1).
 import { PlanService } from "../../shared/gen/svc/v1/plan_service_pb.js";
 import type { Db } from "../../shared/platform/db.ts";
-import { issuesAndRolloutsOfPlans } from "../../shared/issue/issue.store.ts";
-import { latestRuns } from "../../shared/plan-check/check-run.store.ts";
-import { listPlanPage } from "../../shared/plan/plan-list.ts";
-import type { PlanRow } from "../../shared/plan/plan.store.ts";
-import { createPlan, deletePlan, getPlan, parsePlanName, updatePlan } from "../../shared/plan/plans.ts";
+import { issuesAndRolloutsOfPlans } from "../../shared/change/issue/issue.store.ts";
+import { latestRuns } from "../../shared/change/plan-check/check-run.store.ts";
+import { listPlanPage } from "../../shared/change/plan/plan-list.ts";
+import type { PlanRow } from "../../shared/change/plan/plan.store.ts";
+import { createPlan, deletePlan, getPlan, parsePlanName, updatePlan } from "../../shared/change/plan/plans.ts";
 import { parseProjectName } from "../../shared/inventory/project/projects.ts";
 import type { CommonQueryMethods } from "slonik";
 import { auditScope } from "../transport/audit-scope.ts";

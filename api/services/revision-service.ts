@@ -3,9 +3,9 @@
 import { parseDatabaseName } from "../../shared/inventory/database/database-name.ts";
 import { RevisionService } from "../../shared/gen/svc/v1/revision_service_pb.js";
 import type { Db } from "../../shared/platform/db.ts";
-import { listRevisionPage } from "../../shared/revision/revision-list.ts";
-import { parseRevisionName } from "../../shared/revision/revision-names.ts";
-import { createBaseline, deleteRevision, getRevision } from "../../shared/revision/revisions.ts";
+import { listRevisionPage } from "../../shared/change/revision/revision-list.ts";
+import { parseRevisionName } from "../../shared/change/revision/revision-names.ts";
+import { createBaseline, deleteRevision, getRevision } from "../../shared/change/revision/revisions.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

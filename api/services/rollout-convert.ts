@@ -17,11 +17,11 @@ import {
   type TaskRun,
   type TaskRunLogEntry,
 } from "../../shared/gen/svc/v1/rollout_service_pb.js";
-import { issueName } from "../../shared/issue/issue-names.ts";
-import { planName } from "../../shared/plan/plans.ts";
-import { rolloutName, stageName, taskName, taskRunName } from "../../shared/rollout/rollout-names.ts";
-import type { RolloutView, TaskView } from "../../shared/rollout/rollout-view.ts";
-import type { TaskRunLogEntry as LogRow, TaskRunRow } from "../../shared/rollout/task-run.store.ts";
+import { issueName } from "../../shared/change/issue/issue-names.ts";
+import { planName } from "../../shared/change/plan/plans.ts";
+import { rolloutName, stageName, taskName, taskRunName } from "../../shared/change/rollout/rollout-names.ts";
+import type { RolloutView, TaskView } from "../../shared/change/rollout/rollout-view.ts";
+import type { TaskRunLogEntry as LogRow, TaskRunRow } from "../../shared/change/rollout/task-run.store.ts";
 import { environmentName } from "../../shared/governance/settings/environments.ts";
 
 export function toRollout(view: RolloutView): Rollout {

@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { createDb } from "../../shared/platform/db.ts";
 import { createMetrics } from "../../shared/platform/metrics.ts";
-import { createRollout } from "../../shared/rollout/create-rollout.ts";
-import { rolloutName } from "../../shared/rollout/rollout-names.ts";
+import { createRollout } from "../../shared/change/rollout/create-rollout.ts";
+import { rolloutName } from "../../shared/change/rollout/rollout-names.ts";
 import { startWorker } from "../../worker/worker.ts";
 import { startTestApp, type TestApp } from "./app.ts";
 import { createInstanceOk, createPgTarget, eventually, pgAdminSource, testSecrets } from "./instances.ts";

@@ -8,7 +8,7 @@ import { SettingValueSchema } from "../../gen/svc/v1/setting_service_pb.js";
 import { refuseRemovingUsedEnvironments } from "../../inventory/instance/environment-in-use.ts";
 import { invalidArgument, permissionDenied } from "../../platform/errors.ts";
 import type { Logger } from "../../platform/logger.ts";
-import { applyEmergencyPauseSwitch, applyMaintenanceWindowChange } from "../../task-run/gate-changes.ts";
+import { applyEmergencyPauseSwitch, applyMaintenanceWindowChange } from "../../change/task-run/gate-changes.ts";
 import { reportOutsiders } from "../../identity/user/identity-domain-report.ts";
 import type { ListKeys } from "./setting-secrets.ts";
 import * as defaults from "./setting-defaults.ts";

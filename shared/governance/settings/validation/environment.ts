@@ -1,7 +1,7 @@
 // ENVIRONMENT (contract §7.7): the environments in promotion order.
 import type { EnvironmentSetting } from "../../../gen/svc/v1/setting_operations_pb.js";
 import { invalidArgument } from "../../../platform/errors.ts";
-import { ruleProblem } from "../../../review/review.ts";
+import { ruleProblem } from "../../../change/review/review.ts";
 import { checkId, checkUnique, fieldError, requireEnum } from "./checks.ts";
 
 const P = "environment.environments";

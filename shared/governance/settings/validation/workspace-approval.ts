@@ -1,7 +1,7 @@
 // WORKSPACE_APPROVAL (contract §7.3): conditions must compile over the
 // variables of a change, steps name roles that exist (stored by their
 // canonical name) and that may approve (§6.2).
-import { conditionProblem } from "../../../approval/approval-condition.ts";
+import { conditionProblem } from "../../../change/approval/approval-condition.ts";
 import type { WorkspaceApprovalSetting } from "../../../gen/svc/v1/setting_workspace_pb.js";
 import { predefinedRole } from "../../../identity/iam/predefined-roles.ts";
 import { ROLE_PREFIX } from "../../../identity/iam/roles.ts";

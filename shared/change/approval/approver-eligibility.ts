@@ -1,0 +1,35 @@
+// Who may approve or reject an issue's current step (contract §11.3, §18.2):
+// a holder of one of the step's roles at the issue's project or at
+// workspace scope (bindings still in force, groups included); the creator
+// only where self-approval is allowed; one person at most one step.
+import type { CommonQueryMethods } from "slonik";
+import { boundRoles } from "../../identity/iam/authorize.ts";
+import type { IamSubject } from "../../identity/iam/members.ts";
+import { issueName } from "../issue/issue-names.ts";
+import type { IssueRow } from "../issue/issue.store.ts";
+import { permissionDenied } from "../../platform/errors.ts";
+import { findProject } from "../../inventory/project/project.store.ts";
+import { projectName } from "../../inventory/project/projects.ts";
+import { storedSettings } from "../../governance/settings/setting-cache.ts";
+import { readWorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
+
+export async function requireEligibleApprover(tx: CommonQueryMethods, caller: IamSubject & { name: string }, issue: IssueRow): Promise<void> {
+  if (issue.creator === caller.name && !(await selfApprovalAllowed(tx, issue.projectId))) {
+    throw permissionDenied("self-approval is not allowed in this project");
+  }
+  const roles = issue.approvalTemplate?.steps[issue.currentStep]?.roles ?? [];
+  const held = await boundRoles(tx, caller, projectName(issue.projectId));
+  if (!roles.some((role) => held.has(role))) {
+    throw permissionDenied(`step ${issue.currentStep} of the approval of "${issueName(issue)}" needs one of the roles ${roles.join(", ")}`);
+  }
+  const earlier = issue.approvers.find((a) => a.principal === caller.name && a.status === "APPROVED");
+  if (earlier) {
+    throw permissionDenied(`${caller.name} already approved step ${earlier.step} of "${issueName(issue)}"; one person approves at most one step`);
+  }
+}
+
+/** The project's allowSelfApproval, else the workspace's default (§7.2, §9.1). */
+async function selfApprovalAllowed(tx: CommonQueryMethods, projectId: string): Promise<boolean> {
+  const own = (await findProject(tx, projectId))?.allowSelfApproval;
+  return own ?? !(await readWorkspaceProfile(storedSettings(tx))).disallowSelfApprovalDefault;
+}

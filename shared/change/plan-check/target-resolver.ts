@@ -1,0 +1,28 @@
+// Where a plan check finds its targets: the database row (engine, effective
+// environment, synced metadata) and its instance's ADMIN data source.
+import type { CommonQueryMethods } from "slonik";
+import { parseDatabaseName } from "../../inventory/database/database-name.ts";
+import { findDatabase, findDatabaseMetadata } from "../../inventory/database/database.store.ts";
+import { instanceConnection } from "../../inventory/instance/instance-target.ts";
+import { findInstance } from "../../inventory/instance/instance.store.ts";
+import { failedPrecondition } from "../../platform/errors.ts";
+import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import type { CheckTarget } from "./check-target.ts";
+
+export function targetResolver(db: CommonQueryMethods, secrets: SecretBox): (name: string) => Promise<CheckTarget> {
+  return async (name) => {
+    const ref = parseDatabaseName(name, "target");
+    const database = await findDatabase(db, ref);
+    if (!database || database.state !== "ACTIVE") throw failedPrecondition("the database no longer exists");
+    const instance = await findInstance(db, ref.instanceId);
+    if (!instance || instance.state !== "ACTIVE") throw failedPrecondition(`instance "instances/${ref.instanceId}" is deleted`);
+    return {
+      name,
+      engine: database.engine,
+      database: database.name,
+      environmentId: database.environment,
+      metadata: await findDatabaseMetadata(db, ref),
+      connection: instanceConnection(instance, secrets),
+    };
+  };
+}

@@ -1,0 +1,64 @@
+// Building a rollout from a plan (contract §11.4, §12.1): one stage per
+// effective environment of the targets in ENVIRONMENT order (targets without
+// a known environment last, in stage `-`), one task per (spec, target) with
+// the statement fixed at creation. The first stage starts at once when its
+// environment's policy is AUTOMATIC.
+import { createHash } from "node:crypto";
+import type { CommonQueryMethods } from "slonik";
+import { parseDatabaseName } from "../../inventory/database/database-name.ts";
+import { alreadyExists } from "../../platform/errors.ts";
+import type { PlanSpec } from "../plan/plan-specs.ts";
+import { getPlan, planName } from "../plan/plans.ts";
+import { storedSettings } from "../../governance/settings/setting-cache.ts";
+import { readEnvironments } from "../../governance/settings/environments.ts";
+import { refreshRollout } from "./progress.ts";
+import { NO_ENVIRONMENT_STAGE } from "./rollout-names.ts";
+import { findRollout, insertRollout, insertStages, type RolloutRow } from "./rollout.store.ts";
+import { insertTasks, targetEnvironments, type NewTask } from "./task.store.ts";
+
+export interface NewRollout {
+  projectId: string;
+  planId: string;
+  /** The issue the rollout belongs to, when there is one. */
+  issueId: string | undefined;
+  creator: string;
+}
+
+export async function createRollout(tx: CommonQueryMethods, request: NewRollout): Promise<RolloutRow> {
+  const plan = await getPlan(tx, { projectId: request.projectId, id: request.planId });
+  const rollout = await insertRollout(tx, { ...request, title: plan.title });
+  if (!rollout) throw alreadyExists(`plan "${planName(plan)}" already has a rollout`);
+  const targets = plan.specs.flatMap((spec) => spec.targets.map((target) => ({ spec, ref: parseDatabaseName(target, "plan.specs.targets") })));
+  const environmentOf = await targetEnvironments(tx, targets.map((t) => ({ instanceId: t.ref.instanceId, name: t.ref.name })));
+  const order = (await readEnvironments(storedSettings(tx))).map((e) => e.id);
+  const stageOf = (instanceId: string, name: string) => {
+    const environment = environmentOf.get(`${instanceId}/${name}`) ?? "";
+    return order.includes(environment) ? environment : NO_ENVIRONMENT_STAGE;
+  };
+  const stageIds = [...order, NO_ENVIRONMENT_STAGE].filter((id) => targets.some((t) => stageOf(t.ref.instanceId, t.ref.name) === id));
+  await insertStages(tx, rollout, stageIds);
+  const digests = new Map(plan.specs.map((spec) => [spec.id, sha256(spec.statement)]));
+  const tasks = targets.map(({ spec, ref }): NewTask => ({
+    stageId: stageOf(ref.instanceId, ref.name),
+    specId: spec.id,
+    instanceId: ref.instanceId,
+    databaseName: ref.name,
+    type: taskType(spec),
+    statement: spec.statement,
+    statementSha256: digests.get(spec.id)!,
+    releaseFile: spec.releaseFile,
+  }));
+  // Stable by stage position: within a stage, tasks keep spec and target order.
+  tasks.sort((a, b) => stageIds.indexOf(a.stageId) - stageIds.indexOf(b.stageId));
+  await insertTasks(tx, rollout, tasks);
+  await refreshRollout(tx, rollout, request.creator);
+  return (await findRollout(tx, rollout))!;
+}
+
+function taskType(spec: PlanSpec): NewTask["type"] {
+  return spec.type === "DATA" ? "DATABASE_DATA_UPDATE" : "DATABASE_MIGRATE";
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}

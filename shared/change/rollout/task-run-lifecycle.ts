@@ -1,0 +1,73 @@
+// The life of a task run (contract §12.2, §12.4): created PENDING with its
+// job in one transaction (dispatch is the job queue's own notification, no
+// polling), started by the worker, and settled once. Settling moves the task
+// and, through followUpRollout, its stage, rollout and issue. Rows are locked
+// in one order everywhere (rollout, task, task run), so concurrent starts,
+// settlements and actions never deadlock.
+import type { CommonQueryMethods } from "slonik";
+import type { StatementLog } from "../../inventory/engine/target.ts";
+import { addIssueEvent } from "../issue/issue-events.ts";
+import { noticeChange } from "../../platform/watch/change-notice.store.ts";
+import { rolloutName, taskRunName, type RolloutRef } from "./rollout-names.ts";
+import { findRollout } from "./rollout.store.ts";
+import { createRuns } from "./run-creation.ts";
+import { markRunEnded, type FinalRunState, type JobsOnEnd, type TaskEnd } from "./task-run.store.ts";
+
+export { enqueueTaskRun, enqueueTaskRuns } from "./run-creation.ts";
+
+/**
+ * The notice of a run started or settled, sent after its transaction
+ * committed, outside any transaction: a notice inside a writing transaction
+ * holds the server's notification lock through the commit's WAL flush, which
+ * would put the commits of every concurrent run in one line. The change has
+ * committed whatever becomes of its notice, so a notice that cannot be sent
+ * (the store is unreachable) is dropped rather than failing the run: the
+ * watchers read again when their own connection comes back.
+ */
+export async function announceRunChange(db: CommonQueryMethods, ref: RolloutRef): Promise<void> {
+  await noticeChange(db, rolloutName(ref)).catch(() => undefined);
+}
+
+export interface RunOutcome {
+  state: FinalRunState;
+  detail: string;
+  error?: string;
+  affectedRows?: number;
+  /** Index of the first statement not applied (recorded on the task). */
+  nextStatement?: number;
+  /** Emergency-pause suspension: the task returns to PENDING with a new run from this statement. */
+  continueFrom?: number;
+  /** The run found its change already applied (§13.2): the task is SKIPPED with this reason. */
+  skipTask?: string;
+}
+
+/**
+ * Ends a PENDING or RUNNING run, sets its task and writes the rest of its
+ * log (`log`); false when it had already ended (then nothing changes). It
+ * takes no rollout lock, so that the runs of a large rollout settle side by
+ * side: after the commit, call followUpRollout, which announces the change
+ * (or, holding the rollout's lock, refreshRollout).
+ */
+export async function settleTaskRun(tx: CommonQueryMethods, runId: number, outcome: RunOutcome, log: readonly StatementLog[] = [], jobsOnEnd?: JobsOnEnd): Promise<boolean> {
+  const end = { state: outcome.state, detail: outcome.detail, error: outcome.error ?? "", affectedRows: outcome.affectedRows ?? 0 };
+  const run = await markRunEnded(tx, runId, end, taskEndOf(outcome), log, jobsOnEnd);
+  if (!run) return false;
+  if (outcome.continueFrom !== undefined) await createRuns(tx, run.rollout, [run.taskId], run.creator);
+  if (outcome.state === "FAILED") await recordFailure(tx, run.rollout, run.taskId, runId, outcome, run.creator);
+  return true;
+}
+
+/** The task's state after its run's end: back to PENDING to continue after a suspension, SKIPPED when already applied, else the run's. */
+function taskEndOf(outcome: RunOutcome): TaskEnd {
+  if (outcome.continueFrom !== undefined) return { state: "PENDING", nextStatement: outcome.continueFrom };
+  if (outcome.skipTask !== undefined) return { state: "SKIPPED", skippedReason: outcome.skipTask };
+  return { state: outcome.state, nextStatement: outcome.nextStatement };
+}
+
+/** A failed task is an event in its issue's history (§11.1). */
+async function recordFailure(tx: CommonQueryMethods, ref: RolloutRef, taskId: number, runId: number, outcome: RunOutcome, actor: string): Promise<void> {
+  const issueId = (await findRollout(tx, ref))?.issueId;
+  if (!issueId) return;
+  const event = { kind: "TASK_FAILED", taskRun: taskRunName(ref, taskId, runId), error: outcome.error ?? "" };
+  await addIssueEvent(tx, { projectId: ref.projectId, issueId }, event, actor, outcome.detail);
+}

@@ -1,0 +1,298 @@
+// SQL on task_run (contract §12.2): creating PENDING runs, their start and
+// end, reads, and the runs waiting for a target or a rollout slot.
+import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
+import { z } from "zod";
+import type { RolloutRef } from "./rollout-names.ts";
+import { taskStateAssignments, type TaskChanges, type TaskState } from "./task.store.ts";
+import { gateFactColumns, gateFactsSource, type GateFacts } from "../task-run/start-gate.store.ts";
+import type { StatementLog } from "../../inventory/engine/target.ts";
+import { logEntriesInsert } from "../task-run/task-run-log.store.ts";
+
+export const TASK_RUN_STATES = ["PENDING", "RUNNING", "DONE", "FAILED", "CANCELED"] as const;
+export type TaskRunState = (typeof TASK_RUN_STATES)[number];
+export type FinalRunState = "DONE" | "FAILED" | "CANCELED";
+
+const taskRunRow = z
+  .object({
+    id: z.coerce.number(),
+    task_id: z.coerce.number(),
+    project_id: z.string(),
+    rollout_id: z.string(),
+    state: z.enum(TASK_RUN_STATES),
+    creator: z.string(),
+    first_statement: z.number(),
+    cancel_reason: z.string().nullable(),
+    detail: z.string(),
+    error: z.string(),
+    affected_rows: z.coerce.number(),
+    run_at: z.coerce.date().nullable(),
+    create_time: z.coerce.date(),
+    start_time: z.coerce.date().nullable(),
+    end_time: z.coerce.date().nullable(),
+  })
+  .transform((r) => ({
+    id: r.id,
+    taskId: r.task_id,
+    rollout: { projectId: r.project_id, id: r.rollout_id } as RolloutRef,
+    state: r.state,
+    creator: r.creator,
+    firstStatement: r.first_statement,
+    cancelReason: r.cancel_reason ?? undefined,
+    detail: r.detail,
+    error: r.error,
+    affectedRows: r.affected_rows,
+    runAt: r.run_at ?? undefined,
+    createTime: r.create_time,
+    startTime: r.start_time ?? undefined,
+    endTime: r.end_time ?? undefined,
+  }));
+
+export type TaskRunRow = z.infer<typeof taskRunRow>;
+
+const columns = sql.fragment`
+  id, task_id, project_id, rollout_id, state, creator, first_statement, cancel_reason, detail, error, affected_rows,
+  run_at, create_time, start_time, end_time`;
+
+/** New PENDING runs, one per task (starting at the task's next statement); their ids in task order. */
+export async function insertPendingRuns(
+  db: CommonQueryMethods,
+  ref: RolloutRef,
+  taskIds: readonly number[],
+  creator: string,
+  runAt: Date | undefined,
+): Promise<number[]> {
+  if (taskIds.length === 0) return [];
+  const ids = await db.anyFirst(sql.type(z.object({ id: z.coerce.number() }))`
+    insert into task_run (task_id, project_id, rollout_id, creator, first_statement, run_at)
+    select t.id, ${ref.projectId}, ${ref.id}, ${creator}, t.next_statement, ${runAt ? sql.timestamp(runAt) : null}
+    from unnest(${sql.array(taskIds, "int8")}) with ordinality as wanted (id, position)
+    join task t on t.id = wanted.id
+    order by wanted.position
+    returning id`);
+  return [...ids];
+}
+
+export async function findTaskRun(db: CommonQueryMethods, id: number): Promise<TaskRunRow | undefined> {
+  return (await db.maybeOne(sql.type(taskRunRow)`select ${columns} from task_run where id = ${id}`)) ?? undefined;
+}
+
+/** The named runs of a rollout. */
+export async function findTaskRunsById(db: CommonQueryMethods, ref: RolloutRef, ids: readonly number[]): Promise<TaskRunRow[]> {
+  return [
+    ...(await db.any(sql.type(taskRunRow)`
+      select ${columns} from task_run
+      where project_id = ${ref.projectId} and rollout_id = ${ref.id} and id = any(${sql.array(ids, "int8")})
+      order by id`)),
+  ];
+}
+
+/** The PENDING and RUNNING runs of the rollout (or of some of its tasks). */
+export async function findActiveRuns(db: CommonQueryMethods, ref: RolloutRef, taskIds?: readonly number[]): Promise<TaskRunRow[]> {
+  const tasks = taskIds ? sql.fragment`and task_id = any(${sql.array(taskIds, "int8")})` : sql.fragment``;
+  return [
+    ...(await db.any(sql.type(taskRunRow)`
+      select ${columns} from task_run
+      where project_id = ${ref.projectId} and rollout_id = ${ref.id} and state in ('PENDING', 'RUNNING') ${tasks}
+      order by id`)),
+  ];
+}
+
+/**
+ * The task of run `runId` if the run is in one of `states`, locked (lock
+ * order: task, then run): a statement's first step (`locked_task`), that its
+ * change of the run then requires. When a concurrent change of the run
+ * committed while the lock was awaited, the run's update re-reads the row
+ * and finds it no longer in those states.
+ */
+function lockedTaskStep(runId: number, states: readonly ("PENDING" | "RUNNING")[]) {
+  return sql.fragment`locked_task as (
+    select t.id from task t join task_run r on r.task_id = t.id
+    where r.id = ${runId} and r.state = any(${sql.array(states, "text")}) for update of t)`;
+}
+
+/** The claim's answer: the gate's facts as the claim read them, and whether the run started. */
+const claimRow = z.object({
+  rollout_state: z.string(),
+  plan_check_errors: z.boolean(),
+  database_busy: z.boolean(),
+  slot_limited: z.boolean(),
+  paused: z.boolean(),
+  pause: z.record(z.string(), z.unknown()).nullable(),
+  window_changed: z.boolean(),
+  started: z.boolean(),
+});
+
+export interface ClaimAnswer {
+  facts: GateFacts;
+  /** The project limits the tasks a rollout runs at once (parallel_tasks_per_rollout). */
+  slotLimited: boolean;
+  /** EMERGENCY_PAUSE is on (read under its row's lock), and its stored payload. */
+  paused: boolean;
+  pause: Record<string, unknown> | undefined;
+  /** MAINTENANCE_WINDOW is stored otherwise than the caller decided on: the run did not start. */
+  windowChanged: boolean;
+  /** The gate let the run start: it is RUNNING now. */
+  started: boolean;
+}
+
+/**
+ * A step (CTE) named `commit_mode` that makes the statement's own
+ * transaction commit without waiting for its WAL flush when `unflushed`
+ * holds (a null is false); it takes effect when the statement reads it.
+ */
+function commitModeStep(unflushed: FragmentSqlToken) {
+  return sql.fragment`commit_mode as materialized (select set_config('synchronous_commit', case when ${unflushed} then 'off' else 'on' end, true))`;
+}
+
+/**
+ * PENDING → RUNNING, its task (locked first) RUNNING, in one prepared
+ * statement, if the start gate lets it (contract §12.2, §12.7): the
+ * emergency pause is off, the rollout is not paused or cancelled, the plan
+ * checks hold no error for the task, no other run on its database is
+ * RUNNING, when the project limits a rollout's tasks at once the caller
+ * took a slot (`slotTaken`), and MAINTENANCE_WINDOW is stored as the caller
+ * read it when it found the window open (`windowSeen`). It answers the
+ * gate's facts and whether the run started; undefined when the run is not
+ * PENDING. The pause is read under
+ * a share lock on its setting's row, which a switch of the pause locks for
+ * update: either the switch waits for this start and then finds the run
+ * RUNNING, or this start reads the pause as the switch committed it.
+ * It commits without waiting for its WAL flush (commitModeStep): a start that
+ * a crash of the store loses has applied nothing, since the run's session
+ * record, which commits durably after it (and so flushes it), comes before
+ * anything of the script is applied.
+ */
+export async function claimPendingRun(
+  db: CommonQueryMethods,
+  id: number,
+  slotTaken: boolean,
+  windowSeen: Record<string, unknown> | undefined,
+): Promise<ClaimAnswer | undefined> {
+  const row = await db.maybeOne(sql.prepared("task_run.claim", claimRow)`
+    with ${commitModeStep(sql.fragment`true`)},
+    pause as (select value, value->'enabled' = 'true'::jsonb as enabled from setting where name = 'EMERGENCY_PAUSE' for share),
+    ${lockedTaskStep(id, ["PENDING"])},
+    facts as (
+      select ${gateFactColumns}, p.parallel_tasks_per_rollout > 0 as slot_limited,
+             coalesce((select enabled from pause), false) as paused, (select value from pause) as pause,
+             (select value from setting where name = 'MAINTENANCE_WINDOW') is distinct from ${windowSeen ? JSON.stringify(windowSeen) : null}::jsonb as window_changed
+      ${gateFactsSource} where t.id = (select id from locked_task)),
+    started_run as (
+      update task_run set state = 'RUNNING', start_time = now(), update_time = now()
+      where id = ${id} and state = 'PENDING' and task_id = (select task_id from facts)
+        and (select not paused and not window_changed and rollout_state not in ('PAUSED', 'CANCELED') and not plan_check_errors and not database_busy
+                    and (not slot_limited or ${slotTaken}) from facts)
+      returning task_id),
+    started_task as (update task t set state = 'RUNNING', update_time = now() from started_run where t.id = started_run.task_id)
+    select f.rollout_state, f.plan_check_errors, f.database_busy, f.slot_limited, f.paused, f.pause, f.window_changed,
+           exists (select 1 from started_run) as started
+    from facts f, commit_mode`);
+  if (!row) return undefined;
+  const facts = { rolloutState: row.rollout_state, planCheckErrors: row.plan_check_errors, databaseBusy: row.database_busy };
+  return { facts, slotLimited: row.slot_limited, paused: row.paused, pause: row.pause ?? undefined, windowChanged: row.window_changed, started: row.started };
+}
+
+export interface RunEnd {
+  state: FinalRunState;
+  detail: string;
+  error: string;
+  affectedRows: number;
+}
+
+/** The task's new state when its run ends. */
+export interface TaskEnd extends TaskChanges {
+  state: TaskState;
+}
+
+/**
+ * Jobs the statement ending a run adds as well: `add` (a query adding them,
+ * jobs.store.ts keyedJobsAdding) reads the same snapshot as the end, so it
+ * sees the ended run as it was; `statementName` names the whole statement.
+ */
+export interface JobsOnEnd {
+  statementName: string;
+  add: FragmentSqlToken;
+}
+
+/**
+ * PENDING or RUNNING → a final state, its task locked first, and with `task`
+ * the task's state and the run's log entries not yet written (and the jobs
+ * of `jobsOnEnd`) in the same prepared statement; undefined when the run had
+ * already ended (then the task is left as it is). With `jobsOnEnd` (the
+ * worker's own end of a run it executed, settle-run.ts) the statement
+ * commits without waiting for its WAL flush when the run ran in one
+ * transaction (see below).
+ */
+export async function markRunEnded(
+  db: CommonQueryMethods,
+  id: number,
+  end: RunEnd,
+  task?: TaskEnd,
+  log: readonly StatementLog[] = [],
+  jobsOnEnd?: JobsOnEnd,
+): Promise<TaskRunRow | undefined> {
+  const ended = sql.fragment`
+    with ${lockedTaskStep(id, ["PENDING", "RUNNING"])},
+    ended as (
+      update task_run set state = ${end.state}, detail = ${end.detail}, error = ${end.error}, affected_rows = ${end.affectedRows},
+        end_time = now(), update_time = now()
+      where id = ${id} and state in ('PENDING', 'RUNNING') and task_id = (select id from locked_task)
+      returning ${columns})`;
+  if (!task) return (await db.maybeOne(sql.prepared("task_run.mark_ended", taskRunRow)`${ended} select * from ended`)) ?? undefined;
+  const withTask = sql.fragment`
+      ${ended},
+      task_set as (update task set ${taskStateAssignments(task.state, task)} from ended where task.id = ended.task_id),
+      logged as (${logEntriesInsert(id, log)})`;
+  if (!jobsOnEnd) return (await db.maybeOne(sql.prepared("task_run.mark_ended_with_task", taskRunRow)`${withTask} select * from ended`)) ?? undefined;
+  // A run that ran in one transaction ends without waiting for the WAL flush:
+  // an end a crash of the store loses is found again by the reconciler,
+  // which reads the fate of the transaction its durable session record names.
+  return (
+    (await db.maybeOne(sql.prepared(jobsOnEnd.statementName, taskRunRow)`
+      ${withTask},
+      jobs_added as (${jobsOnEnd.add}),
+      ${commitModeStep(sql.fragment`(select transactional from task_run where id = ${id})`)}
+      select ended.* from ended, lateral (select count(*) from jobs_added) as added, commit_mode`)) ?? undefined
+  );
+}
+
+/** Runs of the rollout newest first (of one task, or of all), after the keyset id. */
+export async function listTaskRuns(
+  db: CommonQueryMethods,
+  query: { rollout: RolloutRef; taskId: number | undefined; afterId: number | undefined; limit: number },
+): Promise<readonly TaskRunRow[]> {
+  const conditions = [sql.fragment`project_id = ${query.rollout.projectId}`, sql.fragment`rollout_id = ${query.rollout.id}`];
+  if (query.taskId !== undefined) conditions.push(sql.fragment`task_id = ${query.taskId}`);
+  if (query.afterId !== undefined) conditions.push(sql.fragment`id < ${query.afterId}`);
+  return db.any(sql.type(taskRunRow)`
+    select ${columns} from task_run where ${sql.join(conditions, sql.fragment` and `)} order by id desc limit ${query.limit}`);
+}
+
+const pendingId = z.object({ id: z.coerce.number() });
+
+/** PENDING runs of one rollout that are due (no batchRun start still ahead), oldest first. */
+export async function dueRunsOfRollout(db: CommonQueryMethods, ref: RolloutRef): Promise<number[]> {
+  return [
+    ...(await db.anyFirst(sql.type(pendingId)`
+      select id from task_run
+      where project_id = ${ref.projectId} and rollout_id = ${ref.id} and state = 'PENDING' and (run_at is null or run_at <= now())
+      order by id`)),
+  ];
+}
+
+const logEntry = z
+  .object({
+    time: z.coerce.date(),
+    statement: z.string(),
+    rows_affected: z.coerce.number(),
+    duration_ms: z.number(),
+    error: z.string(),
+  })
+  .transform((r) => ({ time: r.time, statement: r.statement, rowsAffected: r.rows_affected, durationMs: r.duration_ms, error: r.error }));
+
+export type TaskRunLogEntry = z.infer<typeof logEntry>;
+
+export async function findTaskRunLog(db: CommonQueryMethods, runId: number): Promise<readonly TaskRunLogEntry[]> {
+  return db.any(sql.type(logEntry)`
+    select time, statement, rows_affected, duration_ms, error from task_run_log where task_run_id = ${runId} order by position`);
+}

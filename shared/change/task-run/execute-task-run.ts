@@ -1,0 +1,145 @@
+// Executing one task run: the taskRun.execute job (contract §12.4–§12.6).
+// The run's lock is taken on a connection of its own and held until the run
+// is settled; a job that does not get it, or finds the run no longer PENDING,
+// does nothing (a run never executes twice). Then the claim
+// (claim-task-run.ts), while the target's session opens (run-session.ts);
+// the release gate of a release-sourced run (§13.2: already applied → DONE,
+// applied with another checksum → FAILED, before touching the target); the
+// script on the target through the instance's ADMIN data source with the
+// project's timeouts, the statement log, and the settlement. A cancel request
+// reaches the target through the process's cancel watch. If the lock
+// connection is lost the worker stops the script (the reconciler may take the
+// run over). A worker shutting down lets its running scripts go on; one still
+// running when the process exits is settled by the reconciler.
+import type { Db } from "../../platform/db.ts";
+import type { Logger } from "../../platform/logger.ts";
+import type { Metrics } from "../../platform/metrics.ts";
+import type { ExecuteOutcome, StatementLog } from "../../inventory/engine/target.ts";
+import { errorMessage } from "../../inventory/engine/connect-failure.ts";
+import type { RolloutFollowUps } from "../rollout/follow-ups.ts";
+import type { RunOutcome } from "../rollout/task-run-lifecycle.ts";
+import { releaseGate, type ReleaseGateDecision } from "../revision/revision-gate.ts";
+import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import type { SettingReader } from "../../governance/settings/setting-cache.ts";
+import { isSuspension } from "./cancel.ts";
+import { findCancelReason } from "./cancel.store.ts";
+import type { CancelWatch } from "./cancel-watch.ts";
+import { claimTaskRun } from "./claim-task-run.ts";
+import { doneDetail, failedDetail, stoppedDetail, type ScriptEnd } from "./run-detail.ts";
+import { RunLocks, type ExecutableRun, type LockConnections } from "./run-locks.store.ts";
+import { RunSession } from "./run-session.ts";
+import { countSettled, settleRun } from "./settle-run.ts";
+import { recordRunSession } from "./task-run-execution.store.ts";
+import { TaskRunLogWriter } from "./task-run-log-writer.ts";
+
+export interface ExecutionDeps {
+  db: Db;
+  /** The metadata store: each run holds its locks on a connection of its own. */
+  url: string;
+  secrets: SecretBox;
+  metrics: Metrics;
+  logger: Logger;
+  cancels: CancelWatch;
+  /** The process's lock connections (one leased per run). */
+  lockConnections: LockConnections;
+  /** The process's follow-ups of runs started and ended. */
+  followUps: RolloutFollowUps;
+  /** The process's settings (the start gate's emergency pause and maintenance window). */
+  settings: SettingReader;
+}
+
+const SETTLE_ATTEMPTS = 5;
+const SETTLE_RETRY_MS = 500;
+
+export async function executeTaskRun(deps: ExecutionDeps, runId: number): Promise<void> {
+  const lost = new AbortController();
+  const stop = new AbortController();
+  const locks = await RunLocks.open(deps.lockConnections, (error) => lost.abort(error));
+  const unwatch = deps.cancels.watch(runId, (reason) => stop.abort(isSuspension(reason) ? "suspend" : "cancel"));
+  let settled = false;
+  try {
+    const locked = await locks.tryLockPendingRun(runId);
+    if (!locked) return;
+    const session = new RunSession(deps.secrets, locked.run);
+    try {
+      const claim = await claimTaskRun(deps.db, deps.settings, runId, locked.targetLocked, () => session.open());
+      if (claim.kind === "started") deps.followUps.afterStart({ projectId: locked.run.projectId, id: locked.run.rolloutId });
+      if (claim.kind === "waiting") deps.logger.debug({ runId, reason: claim.reason }, "task run waits");
+      if (claim.kind !== "started") return;
+      await runClaimed(deps, locks, locked.run, session, AbortSignal.any([stop.signal, lost.signal])); // a lost lock stops the script like a cancel
+      settled = true;
+    } finally {
+      await session.close();
+    }
+  } finally {
+    unwatch();
+    await locks.close(settled);
+  }
+}
+
+/** `stop` aborts when the run is asked to stop or its locks are lost. */
+async function runClaimed(deps: ExecutionDeps, locks: RunLocks, run: ExecutableRun, session: RunSession, stop: AbortSignal): Promise<void> {
+  const decision: ReleaseGateDecision = run.releaseFile ? await releaseGate(deps.db, { ...run, releaseFile: run.releaseFile }) : { kind: "apply" };
+  if (decision.kind === "skip") return settle(deps, locks, run, { state: "DONE", detail: decision.reason, skipTask: decision.reason }, false);
+  if (decision.kind === "refuse") return settle(deps, locks, run, { state: "FAILED", detail: `not run: ${decision.message}`, error: decision.message }, false);
+  const log = new TaskRunLogWriter(deps.db, run.id);
+  const outcome = await executeOnTarget(deps, run, session, log, stop);
+  await settle(deps, locks, run, outcome, true, log.takeRest());
+}
+
+/**
+ * Settles (retrying a failing store a few times), with the rest of the run's
+ * log. The target's lock is let go first, so that the runs the settlement
+ * dispatches find it free.
+ */
+async function settle(deps: ExecutionDeps, locks: RunLocks, run: ExecutableRun, outcome: RunOutcome, applied: boolean, logRest: readonly StatementLog[] = []): Promise<void> {
+  await locks.unlockTarget(run.instanceId, run.databaseName).catch(() => undefined); // a lost connection released it already
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (await settleRun(deps.db, run, outcome, applied, logRest)) {
+        countSettled(deps.metrics, outcome);
+        deps.followUps.afterEnd({ projectId: run.projectId, id: run.rolloutId }, run.creator, run.stageId);
+      } else deps.logger.warn({ runId: run.id }, "task run had been settled meanwhile (its lock was lost); this worker's outcome is dropped");
+      return;
+    } catch (error) {
+      if (attempt >= SETTLE_ATTEMPTS) throw error;
+      deps.logger.warn({ error, runId: run.id, attempt }, "could not settle the task run; retrying");
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_RETRY_MS * 2 ** (attempt - 1)));
+    }
+  }
+}
+
+/** Runs the script; the log entries not yet written are left in `log` for the settlement. */
+async function executeOnTarget(deps: ExecutionDeps, run: ExecutableRun, session: RunSession, log: TaskRunLogWriter, stop: AbortSignal): Promise<RunOutcome> {
+  let transactional: boolean | undefined;
+  try {
+    const result = await session.execute({
+      script: run.statement,
+      firstStatement: run.firstStatement,
+      signal: stop,
+      onSession: async (target, inTransaction) => {
+        transactional = inTransaction;
+        log.eachAtOnce = !inTransaction;
+        await recordRunSession(deps.db, run.id, target, inTransaction);
+      },
+      onStatement: (entry) => log.add(entry),
+    });
+    return await outcomeOf(deps, run, result);
+  } catch (error) {
+    const message = errorMessage(error);
+    const applied = transactional === false ? "the log shows the statements applied" : "nothing was applied";
+    return { state: "FAILED", detail: `the run could not complete: ${message}; ${applied}`, error: message };
+  }
+}
+
+async function outcomeOf(deps: ExecutionDeps, run: ExecutableRun, result: ExecuteOutcome): Promise<RunOutcome> {
+  const end: ScriptEnd = { ...result, firstStatement: run.firstStatement };
+  const facts = { affectedRows: result.affectedRows, nextStatement: result.nextStatement };
+  if (result.state === "done") return { state: "DONE", detail: doneDetail(end), ...facts };
+  if (result.state === "failed") return { state: "FAILED", detail: failedDetail({ ...end, failedStatement: result.failedStatement }), error: result.error, ...facts };
+  // Stopped: by a cancel request (the latest reason stands: a cancel after a suspension wins), or by the lost lock.
+  const reason = await findCancelReason(deps.db, run.id);
+  if (reason === undefined) return { state: "FAILED", detail: stoppedDetail(end), error: "the worker lost its connection to the metadata store", ...facts };
+  if (isSuspension(reason)) return { state: "CANCELED", detail: reason, ...facts, continueFrom: result.nextStatement };
+  return { state: "CANCELED", detail: reason, ...facts };
+}

@@ -1,0 +1,218 @@
+// SQL of executing task runs (contract §12.4, §12.6): the target a PENDING
+// run waits for, the rollout's parallel limit, the session a RUNNING run
+// executes in, which waiting runs to dispatch when one ends, and what the
+// reconciler needs to know of runs that lost their worker or their job.
+import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
+import { z } from "zod";
+import type { TargetSession } from "../../inventory/engine/target.ts";
+import type { ReleaseFileRef } from "../plan/plan-specs.ts";
+import { TASK_RUN_JOB_KEY_PREFIX } from "../../platform/jobs/catalog.ts";
+import { addKeyedJobsSelected, keyedJobsAdding } from "../../platform/jobs/jobs.store.ts";
+import type { JobsOnEnd } from "../rollout/task-run.store.ts";
+import { preparedCommand } from "../../platform/db.ts";
+import { ROLLOUT_SLOT_LOCK_CLASS } from "../../platform/locks.ts";
+
+/** Where a run executes, and what settling it needs. */
+export interface RunTarget {
+  id: number;
+  taskId: number;
+  projectId: string;
+  rolloutId: string;
+  instanceId: string;
+  databaseName: string;
+  releaseFile: ReleaseFileRef | undefined;
+  creator: string;
+}
+
+const releaseFile = z.object({ release: z.string(), path: z.string(), version: z.string(), sha256: z.string() });
+const session = z.union([
+  z.object({ pid: z.number(), xid: z.string() }),
+  z.object({ pid: z.number(), backendStart: z.string() }),
+  z.object({ threadId: z.number() }),
+]);
+
+const lostRunRow = z
+  .object({
+    id: z.coerce.number(),
+    task_id: z.coerce.number(),
+    project_id: z.string(),
+    rollout_id: z.string(),
+    instance_id: z.string(),
+    database_name: z.string(),
+    release_file: releaseFile.nullable(),
+    creator: z.string(),
+    engine: z.enum(["POSTGRES", "MYSQL"]),
+    statement: z.string(),
+    first_statement: z.number(),
+    backend: session.nullable(),
+    transactional: z.boolean().nullable(),
+  })
+  .transform((r) => ({
+    id: r.id,
+    taskId: r.task_id,
+    projectId: r.project_id,
+    rolloutId: r.rollout_id,
+    instanceId: r.instance_id,
+    databaseName: r.database_name,
+    releaseFile: r.release_file ?? undefined,
+    creator: r.creator,
+    engine: r.engine,
+    statement: r.statement,
+    firstStatement: r.first_statement,
+    session: (r.backend ?? undefined) as TargetSession | undefined,
+    transactional: r.transactional ?? undefined,
+  }));
+
+/** A RUNNING run whose worker is gone. */
+export type LostRun = z.infer<typeof lostRunRow>;
+
+/**
+ * In the transaction that claims a run of a rollout whose project limits
+ * the tasks it runs at once (parallel_tasks_per_rollout): whether it may run
+ * one more. It first waits for the other claims of the rollout to commit (a
+ * transaction lock), so that two claims never both take the last slot;
+ * without a limit, claims do not wait for each other (and do not call this).
+ */
+export async function takeRolloutSlot(tx: CommonQueryMethods, runId: number): Promise<boolean> {
+  await tx.query(sql.unsafe`
+    select pg_advisory_xact_lock(${ROLLOUT_SLOT_LOCK_CLASS}, hashtext(project_id || '/' || rollout_id)) from task_run where id = ${runId}`);
+  return tx.oneFirst(sql.type(z.object({ free: z.boolean() }))`
+    select p.parallel_tasks_per_rollout = 0
+      or (select count(*) from task_run x where x.project_id = r.project_id and x.rollout_id = r.rollout_id and x.state = 'RUNNING')
+         < p.parallel_tasks_per_rollout as free
+    from task_run r join project p on p.id = r.project_id where r.id = ${runId}`);
+}
+
+/**
+ * Records the session a RUNNING run executes in, before anything of its
+ * script can be applied (§12.6); refuses a run no longer RUNNING (settled by
+ * the reconciler once its worker lost the run's lock): its script must not
+ * go on.
+ */
+export async function recordRunSession(db: CommonQueryMethods, runId: number, target: TargetSession, transactional: boolean): Promise<void> {
+  const result = await db.query(preparedCommand("task_run_execution.record_session")`
+    update task_run set backend = ${sql.jsonb(target)}, transactional = ${transactional}, update_time = now()
+    where id = ${runId} and state = 'RUNNING'`);
+  if (result.rowCount === 0) throw new Error(`task run ${runId} is no longer RUNNING: its script does not go on`);
+}
+
+/** Adds a note to a run's detail (e.g. a revision kept instead of recorded). */
+export async function appendRunDetail(db: CommonQueryMethods, runId: number, note: string): Promise<void> {
+  await db.query(sql.unsafe`update task_run set detail = detail || '; ' || ${note} where id = ${runId}`);
+}
+
+const runId = z.object({ id: z.coerce.number() });
+
+/**
+ * Enqueues the jobs of the PENDING runs to dispatch now that a run of this
+ * target and rollout ended (one statement, the runs not read first): every
+ * run waiting for the target database, and, under a parallel limit, the
+ * rollout's oldest runs up to the free slots; none whose batchRun start
+ * still lies ahead (its own job is scheduled for then).
+ */
+export async function dispatchWaitingRuns(db: CommonQueryMethods, ended: RunTarget): Promise<void> {
+  await addKeyedJobsSelected(db, "task_run_execution.dispatch_waiting_runs", "taskRun.execute", runJobs(sql.fragment`
+    ${targetWaiters(ended)}
+    union
+    (select r.id from task_run r
+     where ${DUE} and r.project_id = ${ended.projectId} and r.rollout_id = ${ended.rolloutId}
+     order by r.id
+     limit (select case when p.parallel_tasks_per_rollout = 0 then 0
+              else greatest(p.parallel_tasks_per_rollout - (select count(*) from task_run x
+                where x.project_id = p.id and x.rollout_id = ${ended.rolloutId} and x.state = 'RUNNING'), 0) end
+            from project p where p.id = ${ended.projectId}))`));
+}
+
+/**
+ * The end statement's dispatch, for a run whose rollout has no parallel
+ * limit (markRunEnded's jobsOnEnd): the runs waiting for its target
+ * database, read in the end's own snapshot. A run created and claimed
+ * within that statement (a window of a fraction of a millisecond) is not
+ * seen, and waits for the reconciler's pass over runs left without a job.
+ */
+export function targetWaitersDispatch(ended: RunTarget): JobsOnEnd {
+  return {
+    statementName: "task_run_execution.end_dispatching_target_waiters",
+    add: keyedJobsAdding("taskRun.execute", runJobs(targetWaiters(ended))),
+  };
+}
+
+/** The job rows (jobs.store.ts) of the runs whose ids `runIds` selects, in id order. */
+function runJobs(runIds: FragmentSqlToken) {
+  return sql.fragment`
+    select jsonb_build_object('taskRunId', w.id) as payload, ${TASK_RUN_JOB_KEY_PREFIX} || w.id as job_key, w.id as position
+    from (${runIds}) as w`;
+}
+
+const DUE = sql.fragment`r.state = 'PENDING' and (r.run_at is null or r.run_at <= now())`;
+
+/**
+ * The due PENDING runs of the ended run's target database. Its tasks are
+ * found first, by their index (the task of a PENDING run is PENDING), and
+ * then their runs, by state and task (task_run_active): a plan made while
+ * the statistics still miss a new rollout's runs would otherwise go through
+ * every PENDING run.
+ */
+function targetWaiters(ended: RunTarget) {
+  return sql.fragment`
+    select r.id from task_run r
+    where ${DUE} and r.task_id = any(array(
+      select t.id from task t
+      where t.instance_id = ${ended.instanceId} and t.database_name = ${ended.databaseName} and t.state in ('PENDING', 'RUNNING')))`;
+}
+
+/** A RUNNING run with what deciding its end needs (call with the run's lock held). */
+export async function findLostRun(db: CommonQueryMethods, id: number): Promise<LostRun | undefined> {
+  return (
+    (await db.maybeOne(sql.type(lostRunRow)`
+      select r.id, r.task_id, r.project_id, r.rollout_id, t.instance_id, t.database_name, t.release_file, r.creator, i.engine,
+        t.statement, r.first_statement, r.backend, r.transactional
+      from task_run r join task t on t.id = r.task_id join instance i on i.id = t.instance_id
+      where r.id = ${id} and r.state = 'RUNNING'`)) ?? undefined
+  );
+}
+
+const stranded = z.object({ id: z.coerce.number(), run_at: z.coerce.date().nullable() });
+
+/**
+ * PENDING runs with no job left (e.g. their dispatch was lost with a crashed
+ * process) that could start: their rollout is neither paused nor cancelled,
+ * their target database runs nothing, their rollout has a free slot.
+ */
+export async function findStrandedRuns(db: CommonQueryMethods, limit: number): Promise<{ id: number; runAt: Date | undefined }[]> {
+  const rows = await db.any(sql.type(stranded)`
+    select r.id, r.run_at from task_run r
+    join task t on t.id = r.task_id
+    join rollout ro on ro.project_id = r.project_id and ro.id = r.rollout_id
+    join project p on p.id = r.project_id
+    where r.state = 'PENDING' and ro.state not in ('PAUSED', 'CANCELED')
+      and not exists (select 1 from graphile_worker._private_jobs j where j.key = 'taskRun:' || r.id and j.attempts < j.max_attempts)
+      and not exists (select 1 from task_run o join task ot on ot.id = o.task_id
+                      where o.state = 'RUNNING' and ot.instance_id = t.instance_id and ot.database_name = t.database_name)
+      and (p.parallel_tasks_per_rollout = 0
+           or (select count(*) from task_run x where x.project_id = r.project_id and x.rollout_id = r.rollout_id and x.state = 'RUNNING')
+              < p.parallel_tasks_per_rollout)
+    order by r.id limit ${limit}`);
+  return rows.map((r) => ({ id: r.id, runAt: r.run_at ?? undefined }));
+}
+
+/**
+ * Deletes the jobs of runs that nobody executes although their job is
+ * locked: locked more than `graceSeconds` ago, and their run is not RUNNING
+ * (a run's job is locked for milliseconds unless it executes). Such a job
+ * was left by a worker that lost the store while finishing it (a restart of
+ * the metadata store): its pool lives on, so its lock would otherwise stand
+ * for graphile-worker's 4 hours. Answers the runs whose job went; a PENDING
+ * one among them is then dispatched again like any run without a job.
+ */
+export async function dropOrphanedRunJobs(db: CommonQueryMethods, graceSeconds: number): Promise<number[]> {
+  return [
+    ...(await db.anyFirst(sql.type(runId)`
+      delete from graphile_worker._private_jobs j
+      using graphile_worker._private_tasks k, task_run r
+      where k.id = j.task_id and k.identifier = 'taskRun.execute'
+        and j.locked_at < now() - make_interval(secs => ${graceSeconds})
+        and r.id = (j.payload->>'taskRunId')::bigint and r.state <> 'RUNNING'
+      returning r.id`)),
+  ];
+}
