@@ -8,15 +8,22 @@
 //   rotate-secret-key <file>   re-seals stored credentials with the key in <file> (contract §9.4);
 //                              stop every server first, it refuses while servers are connected
 import { readFile } from "node:fs/promises";
-import { ConfigError, loadConfig, type Config } from "./shared/platform/config.ts";
-import { createDb, type Db } from "./shared/platform/db.ts";
-import { createLogger, type Logger } from "./shared/platform/logger.ts";
-import { parseLoginId } from "./shared/platform/names.ts";
-import { openStore } from "./shared/platform/store.ts";
-import { rotateSecretKey } from "./shared/platform/secrets/rotation.ts";
-import { createSecretBox } from "./shared/platform/secrets/secret-box.ts";
-import { loadSecretKey, parseSecretKey } from "./shared/platform/secrets/secret-key.ts";
-import { resetMfaLocally, resetPasswordLocally, unlockLocally } from "./shared/identity/user/recovery.ts";
+import {
+  type Config,
+  ConfigError,
+  createDb,
+  createLogger,
+  createSecretBox,
+  type Db,
+  loadConfig,
+  loadSecretKey,
+  type Logger,
+  openStore,
+  parseLoginId,
+  parseSecretKey,
+  rotateSecretKey,
+} from "./shared/platform/index.ts";
+import { resetMfaLocally, resetPasswordLocally, unlockLocally } from "./shared/identity/index.ts";
 
 const USAGE = [
   "usage: npm run admin -- reset-password|reset-mfa|unlock <login_id> [--data DIR]",

@@ -2,7 +2,7 @@
 // worker. The API and the worker never import each other; this composition
 // root is the only place that holds both.
 import { startApi } from "./api/server.ts";
-import { runProcess } from "./shared/platform/process.ts";
+import { runProcess } from "./shared/platform/index.ts";
 import { openResources } from "./shared/resources.ts";
 import { startWorker } from "./worker/worker.ts";
 

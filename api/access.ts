@@ -1,12 +1,8 @@
 // How the interceptor chain resolves credentials and permissions against the
 // store: session tokens and service keys (contract §4.3), IAM bindings (§6.4).
-import { authenticate } from "../shared/identity/auth/authenticate.ts";
-import { sessionPolicyOf } from "../shared/identity/auth/sessions.ts";
-import { checkScope, decideAccess, WORKSPACE } from "../shared/identity/iam/authorize.ts";
-import { isPermission } from "../shared/identity/iam/permissions.ts";
-import type { Db } from "../shared/platform/db.ts";
-import type { SettingReader } from "../shared/governance/settings/setting-cache.ts";
-import { readWorkspaceProfile } from "../shared/governance/settings/workspace-profile.ts";
+import { authenticate, checkScope, decideAccess, isPermission, sessionPolicyOf, WORKSPACE } from "../shared/identity/index.ts";
+import type { Db } from "../shared/platform/index.ts";
+import { readWorkspaceProfile, type SettingReader } from "../shared/governance/index.ts";
 import type { Authorize } from "./transport/interceptors/acl.ts";
 import type { Authenticate } from "./transport/interceptors/authn.ts";
 

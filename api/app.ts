@@ -4,15 +4,8 @@
 // It never listens; main does.
 import { randomUUID } from "node:crypto";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import { trustedProxyList, type Config } from "../shared/platform/config.ts";
-import type { Db } from "../shared/platform/db.ts";
-import type { Logger } from "../shared/platform/logger.ts";
-import { createAuditMirror } from "../shared/governance/audit/stdout-mirror.ts";
-import type { Metrics } from "../shared/platform/metrics.ts";
-import type { SecretBox } from "../shared/platform/secrets/secret-box.ts";
-import { withExternalUrlFlag } from "../shared/governance/settings/external-url-flag.ts";
-import type { SettingReader } from "../shared/governance/settings/setting-cache.ts";
-import type { ChangeFeed } from "../shared/platform/watch/change-feed.ts";
+import { type ChangeFeed, type Config, type Db, type Logger, type Metrics, type SecretBox, trustedProxyList } from "../shared/platform/index.ts";
+import { createAuditMirror, type SettingReader, withExternalUrlFlag } from "../shared/governance/index.ts";
 import { registerClientIp } from "./client-ip.ts";
 import { registerOpenApi } from "./openapi/openapi.ts";
 import { registerDebugRoutes } from "./ops/debug.ts";

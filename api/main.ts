@@ -1,5 +1,5 @@
 // The API process (Procfile `web`): serves every RPC; runs no jobs.
-import { runProcess } from "../shared/platform/process.ts";
+import { runProcess } from "../shared/platform/index.ts";
 import { openResources } from "../shared/resources.ts";
 import { startApi } from "./server.ts";
 

@@ -1,6 +1,6 @@
 // Starts the API on its port and returns the drain: /readyz turns 503,
 // in-flight calls finish, then the server closes.
-import type { ProcessContext } from "../shared/platform/process.ts";
+import type { ProcessContext } from "../shared/platform/index.ts";
 import type { Resources } from "../shared/resources.ts";
 import { buildApp } from "./app.ts";
 

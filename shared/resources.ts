@@ -1,17 +1,24 @@
 // What every API-serving process opens at start-up; each piece is registered
 // to close (in reverse order) when the process stops or its start fails.
-import { countJobs } from "./platform/jobs/jobs.store.ts";
-import { createDb, type Db } from "./platform/db.ts";
-import { createMetrics, type Metrics } from "./platform/metrics.ts";
-import type { ProcessContext } from "./platform/process.ts";
-import { openStore, type Store } from "./platform/store.ts";
-import { seedQuickStart } from "./inventory/sample/sample.ts";
-import { bootstrapWorkspace } from "./identity/user/bootstrap.ts";
-import { checkSecretKey } from "./platform/secrets/key-check.ts";
-import { createSecretBox, type SecretBox } from "./platform/secrets/secret-box.ts";
-import { loadSecretKey } from "./platform/secrets/secret-key.ts";
-import { createSettingCache, type SettingCache } from "./governance/settings/setting-cache.ts";
-import { createChangeFeed, type ChangeFeed } from "./platform/watch/change-feed.ts";
+import {
+  type ChangeFeed,
+  checkSecretKey,
+  countJobs,
+  createChangeFeed,
+  createDb,
+  createMetrics,
+  createSecretBox,
+  type Db,
+  loadSecretKey,
+  type Metrics,
+  openStore,
+  type ProcessContext,
+  type SecretBox,
+  type Store,
+} from "./platform/index.ts";
+import { seedQuickStart } from "./inventory/index.ts";
+import { bootstrapWorkspace } from "./identity/index.ts";
+import { createSettingCache, type SettingCache } from "./governance/index.ts";
 
 export interface Resources {
   store: Store;

@@ -4,7 +4,7 @@
 // rates a rollout runs jobs it would drown the log (and cost a write per
 // job); a job that fails is still an error.
 import { Logger as GraphileLogger, type LogLevel } from "graphile-worker";
-import type { Logger } from "../shared/platform/logger.ts";
+import type { Logger } from "../shared/platform/index.ts";
 
 const LEVELS: Record<LogLevel, "error" | "warn" | "info" | "debug"> = { error: "error", warning: "warn", info: "info", debug: "debug" };
 

@@ -3,10 +3,9 @@
 // election and every 15 minutes, a sync of every active instance (§9.3); on
 // election and every 10 s, a pass of the task-run reconciler (§12.6), one at
 // a time.
-import { enqueueEveryInstanceSync } from "../shared/inventory/instance/instance-sync-jobs.ts";
-import { addJob } from "../shared/platform/jobs/jobs.store.ts";
-import type { Logger } from "../shared/platform/logger.ts";
-import { reconcileTaskRuns, RECONCILE_EVERY_MS } from "../shared/change/task-run/reconcile.ts";
+import { enqueueEveryInstanceSync } from "../shared/inventory/index.ts";
+import { addJob, type Logger } from "../shared/platform/index.ts";
+import { RECONCILE_EVERY_MS, reconcileTaskRuns } from "../shared/change/index.ts";
 import type { TaskDeps } from "./task-list.ts";
 
 const CLEANUP_EVERY_MS = 60 * 60 * 1000;

@@ -1,12 +1,6 @@
 // The worker process (Procfile `worker`): runs background jobs; the leader
 // among workers also runs the periodic runners.
-import { createDb } from "../shared/platform/db.ts";
-import { createMetrics } from "../shared/platform/metrics.ts";
-import { runProcess } from "../shared/platform/process.ts";
-import { openStore } from "../shared/platform/store.ts";
-import { checkSecretKey } from "../shared/platform/secrets/key-check.ts";
-import { createSecretBox } from "../shared/platform/secrets/secret-box.ts";
-import { loadSecretKey } from "../shared/platform/secrets/secret-key.ts";
+import { checkSecretKey, createDb, createMetrics, createSecretBox, loadSecretKey, openStore, runProcess } from "../shared/platform/index.ts";
 import { startWorker } from "./worker.ts";
 
 await runProcess("worker", async ({ config, logger, onStop }) => {

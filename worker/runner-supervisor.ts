@@ -6,7 +6,7 @@
 // while the store stays away; the stopped pool's jobs are unlocked by the
 // reconciler once its presence lock is released (worker.ts).
 import type { Runner } from "graphile-worker";
-import type { Logger } from "../shared/platform/logger.ts";
+import type { Logger } from "../shared/platform/index.ts";
 
 const FIRST_RESTART_MS = 500;
 const LONGEST_RESTART_MS = 30_000;

@@ -1,14 +1,8 @@
 // The explicit task list: every job of the catalogue and its handler.
 import type { TaskList } from "graphile-worker";
-import type { JobName } from "../shared/platform/jobs/catalog.ts";
-import type { Db } from "../shared/platform/db.ts";
-import type { Logger } from "../shared/platform/logger.ts";
-import type { Metrics } from "../shared/platform/metrics.ts";
-import type { RolloutFollowUps } from "../shared/change/rollout/follow-ups.ts";
-import type { SecretBox } from "../shared/platform/secrets/secret-box.ts";
-import type { SettingReader } from "../shared/governance/settings/setting-cache.ts";
-import type { CancelWatch } from "../shared/change/task-run/cancel-watch.ts";
-import type { LockConnections } from "../shared/change/task-run/run-locks.store.ts";
+import type { Db, JobName, Logger, Metrics, SecretBox } from "../shared/platform/index.ts";
+import type { CancelWatch, LockConnections, RolloutFollowUps } from "../shared/change/index.ts";
+import type { SettingReader } from "../shared/governance/index.ts";
 import { cleanupJobs } from "./tasks/cleanup-jobs.ts";
 import { cleanupSignInState } from "./tasks/cleanup-sign-in-state.ts";
 import { planCheckTask } from "./tasks/plan-check.ts";

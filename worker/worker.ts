@@ -7,12 +7,9 @@
 import { EventEmitter } from "node:events";
 import { run, type ParsedCronItem, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
-import { PoolPresence } from "../shared/platform/jobs/pool-presence.store.ts";
-import { startLeaderElection, type Leadership } from "../shared/platform/leader.ts";
-import { RolloutFollowUps } from "../shared/change/rollout/follow-ups.ts";
-import { createSettingCache } from "../shared/governance/settings/setting-cache.ts";
-import { createCancelWatch } from "../shared/change/task-run/cancel-watch.ts";
-import { LockConnections } from "../shared/change/task-run/run-locks.store.ts";
+import { type Leadership, PoolPresence, startLeaderElection } from "../shared/platform/index.ts";
+import { createCancelWatch, LockConnections, RolloutFollowUps } from "../shared/change/index.ts";
+import { createSettingCache } from "../shared/governance/index.ts";
 import { createGraphileLogger } from "./graphile-logger.ts";
 import { startLeaderRunners } from "./leader-runners.ts";
 import { superviseRunner, type SupervisedRunner } from "./runner-supervisor.ts";

@@ -3,7 +3,7 @@
 // Only REST routes appear; Connect, gRPC and ops routes are hidden.
 import swagger from "@fastify/swagger";
 import type { FastifyInstance, FastifySchema, RouteOptions } from "fastify";
-import { version } from "../../shared/platform/version.ts";
+import { version } from "../../shared/platform/index.ts";
 import type { RestBinding } from "../transport/rest/bindings.ts";
 import type { RestRouteConfig } from "../transport/rest/routes.ts";
 import { errorComponentSchemas } from "./error-schema.ts";

@@ -1,7 +1,7 @@
 // /debug/pprof/* with --debug only (contract §15.4): CPU and heap profiles in
 // pprof format. Without --debug these routes do not exist (404).
 import type { FastifyInstance } from "fastify";
-import { invalidArgument } from "../../shared/platform/errors.ts";
+import { invalidArgument } from "../../shared/platform/index.ts";
 
 const HEAP_SAMPLE_INTERVAL_BYTES = 512 * 1024;
 const HEAP_STACK_DEPTH = 64;

@@ -1,7 +1,7 @@
 // /healthz (the process serves) and /readyz (the store answers, migrations
 // done, not shutting down) — contract §15.2.
 import type { FastifyInstance } from "fastify";
-import { ping, type Db } from "../../shared/platform/db.ts";
+import { type Db, ping } from "../../shared/platform/index.ts";
 
 export interface Readiness {
   db: Db;

@@ -1,6 +1,6 @@
 // /metrics, and the HTTP metrics of every request, by route template.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Metrics } from "../../shared/platform/metrics.ts";
+import type { Metrics } from "../../shared/platform/index.ts";
 import { protocolOfContentType, type ApiProtocol } from "../transport/context.ts";
 
 const kStart = Symbol("request start");

@@ -6,10 +6,9 @@
 // the token is looked at, so a directory is held to the limit of a signed-in
 // user and guessing the token gets no faster than that.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { PrincipalRateLimiter } from "../../shared/identity/auth/principal-rate-limit.ts";
-import { directoryAccess } from "../../shared/identity/scim/scim-token.ts";
-import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
-import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
+import { directoryAccess, PrincipalRateLimiter } from "../../shared/identity/index.ts";
+import type { SecretBox } from "../../shared/platform/index.ts";
+import type { SettingReader } from "../../shared/governance/index.ts";
 import { sendScimError } from "./scim-reply.ts";
 
 export interface ScimAccessDeps {

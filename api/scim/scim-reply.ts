@@ -6,9 +6,7 @@
 // 500 with the correlation id, never their cause.
 import { Code } from "@connectrpc/connect";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { ScimError, type ScimType } from "../../shared/identity/scim/scim-error.ts";
-import type { JsonObject } from "../../shared/identity/scim/scim-json.ts";
-import { SCIM_SCHEMA } from "../../shared/identity/scim/scim-schemas.ts";
+import { type JsonObject, SCIM_SCHEMA, ScimError, type ScimType } from "../../shared/identity/index.ts";
 import { toConnectError } from "../transport/connect-error.ts";
 import { httpStatusOf } from "../transport/http-status.ts";
 

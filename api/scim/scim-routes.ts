@@ -6,15 +6,32 @@
 // correlation id and client address apply as on every route. Every change
 // runs in shared/scim with its audit record (actor `scim`).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { notFound } from "../../shared/platform/errors.ts";
-import type { Logger } from "../../shared/platform/logger.ts";
-import type { ScimCall, ScimStore } from "../../shared/identity/scim/scim-audit.ts";
-import { createScimGroup, deleteScimGroup, getScimGroup, patchScimGroup, replaceScimGroup, searchScimGroups } from "../../shared/identity/scim/scim-groups.ts";
-import type { JsonObject } from "../../shared/identity/scim/scim-json.ts";
-import { listResponse, parseListQuery, parseProjection, type QueryParameters } from "../../shared/identity/scim/scim-list.ts";
-import { resourceTypes, schemas, serviceProviderConfig } from "../../shared/identity/scim/scim-schemas.ts";
-import { createScimUser, deleteScimUser, getScimUser, patchScimUser, replaceScimUser, searchScimUsers } from "../../shared/identity/scim/scim-users.ts";
-import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
+import { type Logger, notFound } from "../../shared/platform/index.ts";
+import {
+  createScimGroup,
+  createScimUser,
+  deleteScimGroup,
+  deleteScimUser,
+  getScimGroup,
+  getScimUser,
+  type JsonObject,
+  listResponse,
+  parseListQuery,
+  parseProjection,
+  patchScimGroup,
+  patchScimUser,
+  type QueryParameters,
+  replaceScimGroup,
+  replaceScimUser,
+  resourceTypes,
+  schemas,
+  type ScimCall,
+  type ScimStore,
+  searchScimGroups,
+  searchScimUsers,
+  serviceProviderConfig,
+} from "../../shared/identity/index.ts";
+import { readWorkspaceProfile } from "../../shared/governance/index.ts";
 import { scimAccessHook, type ScimAccessDeps } from "./scim-access.ts";
 import { sendScim, sendScimError, sendScimFailure, sendScimFastifyError } from "./scim-reply.ts";
 

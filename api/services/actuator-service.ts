@@ -2,12 +2,9 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { ActuatorInfoSchema, ActuatorService } from "../../shared/gen/svc/v1/actuator_service_pb.js";
-import { lastSessionUse } from "../../shared/identity/auth/session.store.ts";
-import type { Db } from "../../shared/platform/db.ts";
-import { gitCommit, version } from "../../shared/platform/version.ts";
-import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
-import { getSignInOptions } from "../../shared/governance/settings/workspace-profile.ts";
-import { firstAdminPending } from "../../shared/identity/user/user.store.ts";
+import { firstAdminPending, lastSessionUse } from "../../shared/identity/index.ts";
+import { type Db, gitCommit, version } from "../../shared/platform/index.ts";
+import { getSignInOptions, type SettingReader } from "../../shared/governance/index.ts";
 import { registration } from "../transport/services.ts";
 
 export interface ActuatorDeps {

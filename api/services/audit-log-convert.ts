@@ -2,11 +2,9 @@
 // (shared/audit/audit-json.ts, also written by the stdout mirror and the
 // exports) read as the proto message.
 import { fromJson, type JsonObject } from "@bufbuild/protobuf";
-import type { AuditExportFormat } from "../../shared/governance/audit/audit-export.ts";
-import { auditRecordJson } from "../../shared/governance/audit/audit-json.ts";
-import type { AuditRecord } from "../../shared/governance/audit/audit.ts";
+import { type AuditExportFormat, type AuditRecord, auditRecordJson } from "../../shared/governance/index.ts";
 import { AuditLogSchema, ExportAuditLogsRequest_Format, type AuditLog } from "../../shared/gen/svc/v1/audit_log_service_pb.js";
-import { invalidArgument } from "../../shared/platform/errors.ts";
+import { invalidArgument } from "../../shared/platform/index.ts";
 
 export function toAuditLog(record: AuditRecord): AuditLog {
   return fromJson(AuditLogSchema, auditRecordJson(record) as JsonObject);

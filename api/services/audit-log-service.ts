@@ -3,10 +3,9 @@
 // (bb.auditLogs.export, with the query and the number of records sent) is
 // written when the stream ends, from the facts stated here.
 import type { HandlerContext } from "@connectrpc/connect";
-import { exportAuditLogs } from "../../shared/governance/audit/audit-export.ts";
-import { parseAuditQuery, searchAuditLogs } from "../../shared/governance/audit/audit-search.ts";
+import { exportAuditLogs, parseAuditQuery, searchAuditLogs } from "../../shared/governance/index.ts";
 import { AuditLogService, ExportAuditLogsRequest_Format } from "../../shared/gen/svc/v1/audit_log_service_pb.js";
-import type { Db } from "../../shared/platform/db.ts";
+import type { Db } from "../../shared/platform/index.ts";
 import { streamAuditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

@@ -3,20 +3,23 @@
 // email-auth-handlers.ts.
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
-import { emailCodeLogin } from "../../shared/identity/auth/email-code-login.ts";
-import type { LoginResult } from "../../shared/identity/auth/first-step.ts";
-import { refusalStatus } from "../../shared/identity/auth/login-refusal.ts";
-import { secondFactorLogin } from "../../shared/identity/auth/mfa-login.ts";
-import { passwordLogin } from "../../shared/identity/auth/password-login.ts";
-import { endSession, refreshSession, sessionPolicyOf, type IssuedSession } from "../../shared/identity/auth/sessions.ts";
+import {
+  emailCodeLogin,
+  endSession,
+  findUserById,
+  type IssuedSession,
+  type LoginResult,
+  passwordChangeDue,
+  passwordLogin,
+  refreshSession,
+  refusalStatus,
+  secondFactorLogin,
+  sessionPolicyOf,
+  type UserRow,
+} from "../../shared/identity/index.ts";
 import { AuthService, LoginResponseSchema } from "../../shared/gen/svc/v1/auth_service_pb.js";
-import type { Db } from "../../shared/platform/db.ts";
-import type { Metrics } from "../../shared/platform/metrics.ts";
-import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
-import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
-import { readWorkspaceProfile, type WorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
-import { passwordChangeDue } from "../../shared/identity/user/password-rotation.ts";
-import { findUserById, type UserRow } from "../../shared/identity/user/user.store.ts";
+import type { Db, Metrics, SecretBox } from "../../shared/platform/index.ts";
+import { readWorkspaceProfile, type SettingReader, type WorkspaceProfile } from "../../shared/governance/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { requestFacts } from "../transport/context.ts";
 import { cookieValue, REFRESH_COOKIE } from "../transport/cookies.ts";

@@ -3,11 +3,14 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Database_State, DatabaseMetadataSchema, DatabaseSchema, type Database, type DatabaseMetadata } from "../../shared/gen/svc/v1/database_service_pb.js";
 import { Engine, Instance_SyncState } from "../../shared/gen/svc/v1/instance_service_pb.js";
-import { databaseName, type DatabaseRef } from "../../shared/inventory/database/database-name.ts";
-import type { DatabaseRow } from "../../shared/inventory/database/database.store.ts";
-import type { DatabaseMetadata as StoredMetadata } from "../../shared/inventory/engine/metadata.ts";
-import { projectName } from "../../shared/inventory/project/projects.ts";
-import { environmentName } from "../../shared/governance/settings/environments.ts";
+import {
+  databaseName,
+  type DatabaseRef,
+  type DatabaseRow,
+  projectName,
+  type DatabaseMetadata as StoredMetadata,
+} from "../../shared/inventory/index.ts";
+import { environmentName } from "../../shared/governance/index.ts";
 
 export function toDatabase(row: DatabaseRow): Database {
   return create(DatabaseSchema, {

@@ -1,13 +1,20 @@
 // DatabaseService: databases, their schema and their moves between projects
 // (contract §9.5).
-import { databaseName, parseDatabaseName } from "../../shared/inventory/database/database-name.ts";
-import { listDatabasePage } from "../../shared/inventory/database/database-list.ts";
-import { parseDatabasePartName, readDatabaseMetadata, readDatabaseSchema, syncDatabase } from "../../shared/inventory/database/database-schema.ts";
-import { getDatabase, transferDatabases, updateDatabase } from "../../shared/inventory/database/databases.ts";
+import {
+  databaseName,
+  getDatabase,
+  listDatabasePage,
+  parseDatabaseName,
+  parseDatabasePartName,
+  projectName,
+  readDatabaseMetadata,
+  readDatabaseSchema,
+  syncDatabase,
+  transferDatabases,
+  updateDatabase,
+} from "../../shared/inventory/index.ts";
 import { DatabaseService } from "../../shared/gen/svc/v1/database_service_pb.js";
-import type { Db } from "../../shared/platform/db.ts";
-import { projectName } from "../../shared/inventory/project/projects.ts";
-import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
+import type { Db, SecretBox } from "../../shared/platform/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

@@ -3,10 +3,9 @@
 // code or link is stored during the call; the mail goes out right after the
 // reply, through the EMAIL setting's SMTP server.
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
-import { sendEmailCode } from "../../shared/identity/auth/email-code.ts";
-import { requestPasswordReset, resetPassword } from "../../shared/identity/auth/password-reset.ts";
+import { requestPasswordReset, resetPassword, sendEmailCode } from "../../shared/identity/index.ts";
 import type { AuthService } from "../../shared/gen/svc/v1/auth_service_pb.js";
-import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
+import { readWorkspaceProfile } from "../../shared/governance/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { requestFacts } from "../transport/context.ts";
 import type { AuthDeps } from "./auth-service.ts";

@@ -2,9 +2,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Group_Source, GroupMember_Role, GroupSchema, type Group } from "../../shared/gen/svc/v1/group_service_pb.js";
-import type { GroupDraft, GroupView } from "../../shared/identity/group/groups.ts";
-import { groupName } from "../../shared/identity/group/group-name.ts";
-import { userMember } from "../../shared/identity/iam/members.ts";
+import { type GroupDraft, groupName, type GroupView, userMember } from "../../shared/identity/index.ts";
 
 export function toGroup(group: GroupView): Group {
   return create(GroupSchema, {

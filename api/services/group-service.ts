@@ -1,11 +1,7 @@
 // GroupService: groups of users (contract §5.2).
 import { GroupService } from "../../shared/gen/svc/v1/group_service_pb.js";
-import { listGroupPage } from "../../shared/identity/group/group-list.ts";
-import { groupName } from "../../shared/identity/group/group-name.ts";
-import { createGroup, deleteGroup, getGroup, updateGroup } from "../../shared/identity/group/groups.ts";
-import { pageSize } from "../../shared/platform/list/page.ts";
-import type { Db } from "../../shared/platform/db.ts";
-import { parseResourceName } from "../../shared/platform/names.ts";
+import { createGroup, deleteGroup, getGroup, groupName, listGroupPage, updateGroup } from "../../shared/identity/index.ts";
+import { type Db, pageSize, parseResourceName } from "../../shared/platform/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

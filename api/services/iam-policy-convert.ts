@@ -1,9 +1,7 @@
 // Stored IAM policies ⇄ svc.v1 IamPolicy.
 import { create } from "@bufbuild/protobuf";
 import { IamPolicySchema, type IamPolicy } from "../../shared/gen/svc/v1/iam_policy_pb.js";
-import { isBindingActive } from "../../shared/identity/iam/binding-condition.ts";
-import type { StoredPolicy } from "../../shared/identity/iam/iam-policy.store.ts";
-import type { BindingInput } from "../../shared/identity/iam/policy-validation.ts";
+import { type BindingInput, isBindingActive, type StoredPolicy } from "../../shared/identity/index.ts";
 
 export function toIamPolicy(policy: StoredPolicy, now = new Date()): IamPolicy {
   return create(IamPolicySchema, {

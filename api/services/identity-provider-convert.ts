@@ -12,10 +12,7 @@ import {
   type IdentityProvider,
   type IdentityProviderConfig,
 } from "../../shared/gen/svc/v1/identity_provider_service_pb.js";
-import type { ConfigDraft, FieldMapping } from "../../shared/identity/sso/idp-config.ts";
-import type { IdpRow } from "../../shared/identity/sso/idp.store.ts";
-import { idpName } from "../../shared/identity/sso/identity-providers.ts";
-import { callbackUrl } from "../../shared/identity/sso/sso-urls.ts";
+import { callbackUrl, type ConfigDraft, type FieldMapping, idpName, type IdpRow } from "../../shared/identity/index.ts";
 
 /** The whole provider, for holders of bb.identityProviders.get. */
 export function toIdentityProvider(row: IdpRow, externalUrl: string): IdentityProvider {

@@ -1,22 +1,20 @@
 // IdentityProviderService: identity providers for single sign-on (contract
 // §4.1, §4.8). Lists are public in a reduced form for sign-in pages.
 import { IdentityProviderService } from "../../shared/gen/svc/v1/identity_provider_service_pb.js";
-import { hasPermission, WORKSPACE } from "../../shared/identity/iam/authorize.ts";
-import { pageSize } from "../../shared/platform/list/page.ts";
-import type { Db } from "../../shared/platform/db.ts";
-import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
-import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
-import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
-import { testIdentityProvider } from "../../shared/identity/sso/idp-test.ts";
 import {
   createIdentityProvider,
   deleteIdentityProvider,
   getIdp,
+  hasPermission,
   idpName,
   listIdentityProviders,
   parseIdpName,
+  testIdentityProvider,
   updateIdentityProvider,
-} from "../../shared/identity/sso/identity-providers.ts";
+  WORKSPACE,
+} from "../../shared/identity/index.ts";
+import { type Db, pageSize, type SecretBox } from "../../shared/platform/index.ts";
+import { readWorkspaceProfile, type SettingReader } from "../../shared/governance/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf, kPrincipal } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

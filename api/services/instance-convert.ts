@@ -13,11 +13,17 @@ import {
   type DataSource,
   type Instance,
 } from "../../shared/gen/svc/v1/instance_service_pb.js";
-import type { Engine as EngineName, SslMode } from "../../shared/inventory/engine/target.ts";
-import type { DataSourceDraft, DataSourceType, StoredDataSource } from "../../shared/inventory/instance/data-sources.ts";
-import type { InstanceRow } from "../../shared/inventory/instance/instance.store.ts";
-import { instanceName, type InstanceDraft } from "../../shared/inventory/instance/instances.ts";
-import { environmentName } from "../../shared/governance/settings/environments.ts";
+import {
+  type DataSourceDraft,
+  type DataSourceType,
+  type Engine as EngineName,
+  type InstanceDraft,
+  instanceName,
+  type InstanceRow,
+  type SslMode,
+  type StoredDataSource,
+} from "../../shared/inventory/index.ts";
+import { environmentName } from "../../shared/governance/index.ts";
 
 export function toInstance(row: InstanceRow): Instance {
   return create(InstanceSchema, {

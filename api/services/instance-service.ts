@@ -1,18 +1,17 @@
 // InstanceService: instances and their sync (contract §9.3).
 import { InstanceService } from "../../shared/gen/svc/v1/instance_service_pb.js";
-import { listInstancePage } from "../../shared/inventory/instance/instance-list.ts";
 import {
   createInstance,
   deleteInstance,
   getInstance,
   instanceName,
+  listInstancePage,
   parseInstanceName,
   requestInstanceSync,
   undeleteInstance,
   updateInstance,
-} from "../../shared/inventory/instance/instances.ts";
-import type { Db } from "../../shared/platform/db.ts";
-import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
+} from "../../shared/inventory/index.ts";
+import type { Db, SecretBox } from "../../shared/platform/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

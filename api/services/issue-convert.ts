@@ -12,11 +12,16 @@ import {
   type Issue,
   type IssueComment,
 } from "../../shared/gen/svc/v1/issue_service_pb.js";
-import type { CommentRow } from "../../shared/change/issue/issue-comment.store.ts";
-import { commentName, issueName } from "../../shared/change/issue/issue-names.ts";
-import type { IssueFields, IssueRow, IssueStatus } from "../../shared/change/issue/issue.store.ts";
-import { planName } from "../../shared/change/plan/plans.ts";
-import { rolloutName } from "../../shared/change/rollout/rollout-names.ts";
+import {
+  commentName,
+  type CommentRow,
+  type IssueFields,
+  issueName,
+  type IssueRow,
+  type IssueStatus,
+  planName,
+  rolloutName,
+} from "../../shared/change/index.ts";
 
 export function toIssue(row: IssueRow): Issue {
   return create(IssueSchema, {

@@ -1,14 +1,23 @@
 // IssueService: issues, their approval and their comments (contract §11).
 import { IssueService } from "../../shared/gen/svc/v1/issue_service_pb.js";
-import { approveIssue, rejectIssue, requestIssueReview } from "../../shared/change/approval/approval-actions.ts";
-import { createComment, listCommentPage, updateComment } from "../../shared/change/issue/issue-comments.ts";
-import { listIssuePage } from "../../shared/change/issue/issue-list.ts";
-import { commentName, parseCommentName, parseIssueName } from "../../shared/change/issue/issue-names.ts";
-import { updateIssuesStatus } from "../../shared/change/issue/issue-status.ts";
-import { createIssue, getIssue, updateIssue } from "../../shared/change/issue/issues.ts";
-import type { Db } from "../../shared/platform/db.ts";
-import type { Metrics } from "../../shared/platform/metrics.ts";
-import { parseProjectName } from "../../shared/inventory/project/projects.ts";
+import {
+  approveIssue,
+  commentName,
+  createComment,
+  createIssue,
+  getIssue,
+  listCommentPage,
+  listIssuePage,
+  parseCommentName,
+  parseIssueName,
+  rejectIssue,
+  requestIssueReview,
+  updateComment,
+  updateIssue,
+  updateIssuesStatus,
+} from "../../shared/change/index.ts";
+import type { Db, Metrics } from "../../shared/platform/index.ts";
+import { parseProjectName } from "../../shared/inventory/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

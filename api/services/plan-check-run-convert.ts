@@ -10,10 +10,7 @@ import {
   type PlanCheckRun,
   type PlanCheckRun_Result,
 } from "../../shared/gen/svc/v1/plan_check_run_service_pb.js";
-import type { CheckResult } from "../../shared/change/plan-check/check-result.ts";
-import type { CheckRunRow } from "../../shared/change/plan-check/check-run.store.ts";
-import { checkRunName } from "../../shared/change/plan-check/check-runs.ts";
-import { planName } from "../../shared/change/plan/plans.ts";
+import { type CheckResult, checkRunName, type CheckRunRow, planName } from "../../shared/change/index.ts";
 
 export function toPlanCheckRun(run: CheckRunRow): PlanCheckRun {
   return create(PlanCheckRunSchema, {

@@ -1,11 +1,7 @@
 // PlanCheckRunService: runs of a plan's checks (contract §10.2).
 import { PlanCheckRunService } from "../../shared/gen/svc/v1/plan_check_run_service_pb.js";
-import { keysetPage } from "../../shared/platform/list/page.ts";
-import { invalidArgument } from "../../shared/platform/errors.ts";
-import type { Db } from "../../shared/platform/db.ts";
-import { listRuns } from "../../shared/change/plan-check/check-run.store.ts";
-import { cancelCheckRun, getCheckRun, parseCheckRunName, startCheckRun } from "../../shared/change/plan-check/check-runs.ts";
-import { getPlan, parsePlanName } from "../../shared/change/plan/plans.ts";
+import { type Db, invalidArgument, keysetPage } from "../../shared/platform/index.ts";
+import { cancelCheckRun, getCheckRun, getPlan, listRuns, parseCheckRunName, parsePlanName, startCheckRun } from "../../shared/change/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

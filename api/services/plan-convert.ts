@@ -2,12 +2,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Plan_ChangeDatabaseConfig_Type, Plan_State, PlanSchema, type Plan } from "../../shared/gen/svc/v1/plan_service_pb.js";
-import { issueName } from "../../shared/change/issue/issue-names.ts";
-import { countByStatus } from "../../shared/change/plan-check/check-result.ts";
-import type { CheckRunRow } from "../../shared/change/plan-check/check-run.store.ts";
-import type { PlanRow } from "../../shared/change/plan/plan.store.ts";
-import { planName, type PlanDraft } from "../../shared/change/plan/plans.ts";
-import { rolloutName } from "../../shared/change/rollout/rollout-names.ts";
+import { type CheckRunRow, countByStatus, issueName, type PlanDraft, planName, type PlanRow, rolloutName } from "../../shared/change/index.ts";
 
 /** The plan's issue and rollout ids, when it has them. */
 export interface PlanLinks {

@@ -1,12 +1,18 @@
 // PlanService: plans of changes (contract §10.1).
 import { PlanService } from "../../shared/gen/svc/v1/plan_service_pb.js";
-import type { Db } from "../../shared/platform/db.ts";
-import { issuesAndRolloutsOfPlans } from "../../shared/change/issue/issue.store.ts";
-import { latestRuns } from "../../shared/change/plan-check/check-run.store.ts";
-import { listPlanPage } from "../../shared/change/plan/plan-list.ts";
-import type { PlanRow } from "../../shared/change/plan/plan.store.ts";
-import { createPlan, deletePlan, getPlan, parsePlanName, updatePlan } from "../../shared/change/plan/plans.ts";
-import { parseProjectName } from "../../shared/inventory/project/projects.ts";
+import type { Db } from "../../shared/platform/index.ts";
+import {
+  createPlan,
+  deletePlan,
+  getPlan,
+  issuesAndRolloutsOfPlans,
+  latestRuns,
+  listPlanPage,
+  parsePlanName,
+  type PlanRow,
+  updatePlan,
+} from "../../shared/change/index.ts";
+import { parseProjectName } from "../../shared/inventory/index.ts";
 import type { CommonQueryMethods } from "slonik";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";

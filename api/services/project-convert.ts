@@ -2,10 +2,8 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Project_State, ProjectSchema, type Project } from "../../shared/gen/svc/v1/project_service_pb.js";
-import { formatDuration } from "../../shared/platform/duration.ts";
-import type { ProjectDraft } from "../../shared/inventory/project/project-fields.ts";
-import type { ProjectRow } from "../../shared/inventory/project/project.store.ts";
-import { projectName } from "../../shared/inventory/project/projects.ts";
+import { formatDuration } from "../../shared/platform/index.ts";
+import { type ProjectDraft, projectName, type ProjectRow } from "../../shared/inventory/index.ts";
 
 export function toProject(row: ProjectRow): Project {
   return create(ProjectSchema, {

@@ -1,21 +1,19 @@
 // ProjectService: projects and their IAM policies (contract §9.1, §6.4).
 import { ProjectService } from "../../shared/gen/svc/v1/project_service_pb.js";
-import { findPolicies } from "../../shared/identity/iam/iam-policy.store.ts";
-import { setIamPolicy } from "../../shared/identity/iam/set-iam-policy.ts";
-import type { Db } from "../../shared/platform/db.ts";
-import { listProjectPage } from "../../shared/inventory/project/project-list.ts";
+import { findPolicies, setIamPolicy } from "../../shared/identity/index.ts";
+import type { Db } from "../../shared/platform/index.ts";
 import {
   activeProject,
   createProject,
   deleteProject,
   getProject,
+  listProjectPage,
   parseProjectName,
   projectName,
   undeleteProject,
   updateProject,
-} from "../../shared/inventory/project/projects.ts";
-import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
-import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
+} from "../../shared/inventory/index.ts";
+import { readWorkspaceProfile, type SettingReader } from "../../shared/governance/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

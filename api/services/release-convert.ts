@@ -11,11 +11,7 @@ import {
   type CheckReleaseResponse,
   type Release,
 } from "../../shared/gen/svc/v1/release_service_pb.js";
-import type { ReleaseCheck } from "../../shared/change/release/release-check.ts";
-import type { ReleaseFileInput } from "../../shared/change/release/release-files.ts";
-import { releaseName } from "../../shared/change/release/release-names.ts";
-import type { ReleaseRow } from "../../shared/change/release/release.store.ts";
-import type { ReleaseDraft } from "../../shared/change/release/releases.ts";
+import { type ReleaseCheck, type ReleaseDraft, type ReleaseFileInput, releaseName, type ReleaseRow } from "../../shared/change/index.ts";
 import { toCheckResult } from "./plan-check-run-convert.ts";
 
 export function toRelease(row: ReleaseRow): Release {

@@ -1,16 +1,21 @@
 // ReleaseService: releases of versioned change files (contract §13.1).
 import { ReleaseService } from "../../shared/gen/svc/v1/release_service_pb.js";
-import type { Db } from "../../shared/platform/db.ts";
-import { latestRuns } from "../../shared/change/plan-check/check-run.store.ts";
-import { targetResolver } from "../../shared/change/plan-check/target-resolver.ts";
-import { parseProjectName } from "../../shared/inventory/project/projects.ts";
-import { checkRelease } from "../../shared/change/release/release-check.ts";
-import { listReleasePage } from "../../shared/change/release/release-list.ts";
-import { parseReleaseName } from "../../shared/change/release/release-names.ts";
-import { createPlanFromRelease } from "../../shared/change/release/release-plan.ts";
-import { createRelease, deleteRelease, getRelease, undeleteRelease, updateReleaseTitle } from "../../shared/change/release/releases.ts";
-import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
-import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
+import type { Db, SecretBox } from "../../shared/platform/index.ts";
+import {
+  checkRelease,
+  createPlanFromRelease,
+  createRelease,
+  deleteRelease,
+  getRelease,
+  latestRuns,
+  listReleasePage,
+  parseReleaseName,
+  targetResolver,
+  undeleteRelease,
+  updateReleaseTitle,
+} from "../../shared/change/index.ts";
+import { parseProjectName } from "../../shared/inventory/index.ts";
+import type { SettingReader } from "../../shared/governance/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

@@ -2,10 +2,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { RevisionSchema, type Revision } from "../../shared/gen/svc/v1/revision_service_pb.js";
-import { taskRunName } from "../../shared/change/rollout/rollout-names.ts";
-import { revisionName } from "../../shared/change/revision/revision-names.ts";
-import type { RevisionRow } from "../../shared/change/revision/revision.store.ts";
-import type { BaselineDraft } from "../../shared/change/revision/revisions.ts";
+import { type BaselineDraft, revisionName, type RevisionRow, taskRunName } from "../../shared/change/index.ts";
 
 export function toRevision(row: RevisionRow): Revision {
   return create(RevisionSchema, {

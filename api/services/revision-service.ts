@@ -1,11 +1,9 @@
 // RevisionService: the release versions each database has applied (contract
 // §13.2). Permissions are checked on the database's project.
-import { parseDatabaseName } from "../../shared/inventory/database/database-name.ts";
+import { parseDatabaseName } from "../../shared/inventory/index.ts";
 import { RevisionService } from "../../shared/gen/svc/v1/revision_service_pb.js";
-import type { Db } from "../../shared/platform/db.ts";
-import { listRevisionPage } from "../../shared/change/revision/revision-list.ts";
-import { parseRevisionName } from "../../shared/change/revision/revision-names.ts";
-import { createBaseline, deleteRevision, getRevision } from "../../shared/change/revision/revisions.ts";
+import type { Db } from "../../shared/platform/index.ts";
+import { createBaseline, deleteRevision, getRevision, listRevisionPage, parseRevisionName } from "../../shared/change/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

@@ -1,7 +1,7 @@
 // Roles ⇄ svc.v1 Role.
 import { create } from "@bufbuild/protobuf";
 import { Role_Type, RoleSchema, type Role } from "../../shared/gen/svc/v1/role_service_pb.js";
-import { roleName, type RoleInfo } from "../../shared/identity/iam/roles.ts";
+import { type RoleInfo, roleName } from "../../shared/identity/index.ts";
 
 export function toRole(role: RoleInfo): Role {
   return create(RoleSchema, {

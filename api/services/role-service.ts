@@ -1,10 +1,7 @@
 // RoleService: predefined and custom roles (contract §6.3, §18.2).
 import { RoleService } from "../../shared/gen/svc/v1/role_service_pb.js";
-import { createCustomRole, deleteCustomRole, updateCustomRole } from "../../shared/identity/iam/custom-roles.ts";
-import { listRoles } from "../../shared/identity/iam/role-list.ts";
-import { getRole, parseRoleName, roleName } from "../../shared/identity/iam/roles.ts";
-import { pageSize } from "../../shared/platform/list/page.ts";
-import type { Db } from "../../shared/platform/db.ts";
+import { createCustomRole, deleteCustomRole, getRole, listRoles, parseRoleName, roleName, updateCustomRole } from "../../shared/identity/index.ts";
+import { type Db, pageSize } from "../../shared/platform/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

@@ -1,7 +1,7 @@
 // Rollouts, stages, tasks and task runs ⇄ svc.v1 messages.
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { databaseName } from "../../shared/inventory/database/database-name.ts";
+import { databaseName } from "../../shared/inventory/index.ts";
 import {
   Rollout_State,
   RolloutSchema,
@@ -17,12 +17,19 @@ import {
   type TaskRun,
   type TaskRunLogEntry,
 } from "../../shared/gen/svc/v1/rollout_service_pb.js";
-import { issueName } from "../../shared/change/issue/issue-names.ts";
-import { planName } from "../../shared/change/plan/plans.ts";
-import { rolloutName, stageName, taskName, taskRunName } from "../../shared/change/rollout/rollout-names.ts";
-import type { RolloutView, TaskView } from "../../shared/change/rollout/rollout-view.ts";
-import type { TaskRunLogEntry as LogRow, TaskRunRow } from "../../shared/change/rollout/task-run.store.ts";
-import { environmentName } from "../../shared/governance/settings/environments.ts";
+import {
+  issueName,
+  type TaskRunLogEntry as LogRow,
+  planName,
+  rolloutName,
+  type RolloutView,
+  stageName,
+  taskName,
+  taskRunName,
+  type TaskRunRow,
+  type TaskView,
+} from "../../shared/change/index.ts";
+import { environmentName } from "../../shared/governance/index.ts";
 
 export function toRollout(view: RolloutView): Rollout {
   const { rollout, stages } = view;

@@ -1,20 +1,33 @@
 // RolloutService: rollouts, their stages and tasks, and task runs (contract §12).
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { RolloutService } from "../../shared/gen/svc/v1/rollout_service_pb.js";
-import { keysetPage } from "../../shared/platform/list/page.ts";
-import type { Db } from "../../shared/platform/db.ts";
-import { failedPrecondition, notFound } from "../../shared/platform/errors.ts";
-import { getPlan, parsePlanName } from "../../shared/change/plan/plans.ts";
-import { parseProjectName } from "../../shared/inventory/project/projects.ts";
-import { createRollout } from "../../shared/change/rollout/create-rollout.ts";
-import { advanceRollout, pauseRollout, resumeRollout, runTasks, skipTasks } from "../../shared/change/rollout/rollout-actions.ts";
-import { cancelRollout, cancelTaskRuns } from "../../shared/change/rollout/rollout-cancel.ts";
-import { parseRolloutName, parseTaskName, parseTaskRunName, rolloutName, type RolloutRef } from "../../shared/change/rollout/rollout-names.ts";
-import { getRolloutView, listRolloutViews } from "../../shared/change/rollout/rollout-view.ts";
-import { findTaskRun, findTaskRunLog, listTaskRuns, type TaskRunRow } from "../../shared/change/rollout/task-run.store.ts";
-import { findLiveIssueOfPlan } from "../../shared/change/issue/issue.store.ts";
-import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
-import type { ChangeFeed } from "../../shared/platform/watch/change-feed.ts";
+import { type ChangeFeed, type Db, failedPrecondition, keysetPage, notFound } from "../../shared/platform/index.ts";
+import {
+  advanceRollout,
+  cancelRollout,
+  cancelTaskRuns,
+  createRollout,
+  findLiveIssueOfPlan,
+  findTaskRun,
+  findTaskRunLog,
+  getPlan,
+  getRolloutView,
+  listRolloutViews,
+  listTaskRuns,
+  parsePlanName,
+  parseRolloutName,
+  parseTaskName,
+  parseTaskRunName,
+  pauseRollout,
+  resumeRollout,
+  rolloutName,
+  type RolloutRef,
+  runTasks,
+  skipTasks,
+  type TaskRunRow,
+} from "../../shared/change/index.ts";
+import { parseProjectName } from "../../shared/inventory/index.ts";
+import type { SettingReader } from "../../shared/governance/index.ts";
 import type { CommonQueryMethods } from "slonik";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";

@@ -8,14 +8,9 @@ import { equals, type DescMessage, type MessageShape } from "@bufbuild/protobuf"
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { IssueSchema } from "../../shared/gen/svc/v1/issue_service_pb.js";
 import { RolloutSchema, type RolloutService } from "../../shared/gen/svc/v1/rollout_service_pb.js";
-import { issueName, parseIssueName } from "../../shared/change/issue/issue-names.ts";
-import { getIssue } from "../../shared/change/issue/issues.ts";
-import type { Db } from "../../shared/platform/db.ts";
-import { parseRolloutName, rolloutName } from "../../shared/change/rollout/rollout-names.ts";
-import { getRolloutView } from "../../shared/change/rollout/rollout-view.ts";
-import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
-import type { ChangeFeed } from "../../shared/platform/watch/change-feed.ts";
-import { watchResource } from "../../shared/platform/watch/watch-resource.ts";
+import { getIssue, getRolloutView, issueName, parseIssueName, parseRolloutName, rolloutName } from "../../shared/change/index.ts";
+import { type ChangeFeed, type Db, watchResource } from "../../shared/platform/index.ts";
+import type { SettingReader } from "../../shared/governance/index.ts";
 import { toIssue } from "./issue-convert.ts";
 import { toRollout } from "./rollout-convert.ts";
 

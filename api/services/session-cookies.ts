@@ -2,7 +2,7 @@
 // SameSite=Strict, Path=/, Secure when the client came over HTTPS or the
 // workspace is served from an https external URL.
 import type { HandlerContext } from "@connectrpc/connect";
-import type { IssuedSession } from "../../shared/identity/auth/sessions.ts";
+import type { IssuedSession } from "../../shared/identity/index.ts";
 import { requestFacts } from "../transport/context.ts";
 import { ACCESS_COOKIE, REFRESH_COOKIE } from "../transport/cookies.ts";
 

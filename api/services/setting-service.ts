@@ -3,18 +3,22 @@
 import { create, type Message } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { SettingService, SettingValueSchema, type Setting, SettingSchema } from "../../shared/gen/svc/v1/setting_service_pb.js";
-import { findCanonicalRole } from "../../shared/identity/iam/policy-validation.ts";
-import { invalidArgument } from "../../shared/platform/errors.ts";
-import type { Db } from "../../shared/platform/db.ts";
-import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
-import { sendTestEmail } from "../../shared/governance/settings/test-email.ts";
-import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
-import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
-import { SETTINGS, settingNamed, type SettingKind } from "../../shared/governance/settings/setting-catalog.ts";
-import { findSettingRows, type SettingRow } from "../../shared/governance/settings/setting.store.ts";
-import { overlayExternalUrl } from "../../shared/governance/settings/external-url-flag.ts";
-import { effectiveValue, presentedValue } from "../../shared/governance/settings/setting-value.ts";
-import { updateSetting } from "../../shared/governance/settings/update-setting.ts";
+import { findCanonicalRole } from "../../shared/identity/index.ts";
+import { type Db, invalidArgument, type SecretBox } from "../../shared/platform/index.ts";
+import {
+  effectiveValue,
+  findSettingRows,
+  overlayExternalUrl,
+  presentedValue,
+  readWorkspaceProfile,
+  sendTestEmail,
+  type SettingKind,
+  settingNamed,
+  type SettingReader,
+  type SettingRow,
+  SETTINGS,
+  updateSetting,
+} from "../../shared/governance/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { requestFacts } from "../transport/context.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";

@@ -5,10 +5,9 @@
 // cookies exactly as a web password sign-in does.
 import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
-import { refusalStatus } from "../../shared/identity/auth/login-refusal.ts";
+import { oidcSignIn, refusalStatus, samlSignIn, type SsoSignedIn, startSso } from "../../shared/identity/index.ts";
 import { SsoLoginResponseSchema, type AuthService } from "../../shared/gen/svc/v1/auth_service_pb.js";
-import { oidcSignIn, samlSignIn, startSso, type SsoSignedIn } from "../../shared/identity/sso/sso-login.ts";
-import { readWorkspaceProfile, type WorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
+import { readWorkspaceProfile, type WorkspaceProfile } from "../../shared/governance/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { requestFacts } from "../transport/context.ts";
 import type { AuthDeps } from "./auth-service.ts";

@@ -1,11 +1,8 @@
 // Stored users ⇄ svc.v1 User.
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { userName, type Principal } from "../../shared/identity/auth/principal.ts";
-import { invalidArgument } from "../../shared/platform/errors.ts";
-import { parseLoginId } from "../../shared/platform/names.ts";
-import type { UserRow } from "../../shared/identity/user/user.store.ts";
-import { groupName } from "../../shared/identity/group/group-name.ts";
+import { groupName, type Principal, userName, type UserRow } from "../../shared/identity/index.ts";
+import { invalidArgument, parseLoginId } from "../../shared/platform/index.ts";
 import { State, UserSchema, UserSource, UserType, type User } from "../../shared/gen/svc/v1/user_service_pb.js";
 
 const optionalTime = (date: Date | null | undefined) => (date ? timestampFromDate(date) : undefined);

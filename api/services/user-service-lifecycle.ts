@@ -2,14 +2,18 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { type User, type UserService, UserType } from "../../shared/gen/svc/v1/user_service_pb.js";
-import { activeLock, activeLocks } from "../../shared/identity/auth/lockout.ts";
-import { groupIdsOfUser, groupIdsOfUsers } from "../../shared/identity/group/group-member.store.ts";
-import { parseFilter, type FilterFields } from "../../shared/platform/list/filter.ts";
-import { decodePageToken, encodePageToken, pageSize } from "../../shared/platform/list/page.ts";
-import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
-import { createUser } from "../../shared/identity/user/create-user.ts";
-import { listUsers } from "../../shared/identity/user/user-list.store.ts";
-import { deleteUser, undeleteUser } from "../../shared/identity/user/user-state.ts";
+import {
+  activeLock,
+  activeLocks,
+  createUser,
+  deleteUser,
+  groupIdsOfUser,
+  groupIdsOfUsers,
+  listUsers,
+  undeleteUser,
+} from "../../shared/identity/index.ts";
+import { decodePageToken, encodePageToken, type FilterFields, pageSize, parseFilter } from "../../shared/platform/index.ts";
+import { readWorkspaceProfile } from "../../shared/governance/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { kPrincipal } from "../transport/interceptors/authn.ts";
 import { loginIdOfUserName, toUser } from "./user-convert.ts";

@@ -1,20 +1,20 @@
 // UserService: the caller's own user, reading users, updating them (with
 // second-factor enrolment and service-key rotation), resetting a second
 // factor, and lifting a sign-in lock (contract §5.1).
-import { activeLock, unlock } from "../../shared/identity/auth/lockout.ts";
-import { userName } from "../../shared/identity/auth/principal.ts";
+import {
+  activeLock,
+  findUserByLoginId,
+  groupIdsOfUser,
+  requirePermission,
+  resetMfa,
+  unlock,
+  updateUser,
+  userName,
+  WORKSPACE,
+} from "../../shared/identity/index.ts";
 import { UserService } from "../../shared/gen/svc/v1/user_service_pb.js";
-import { groupIdsOfUser } from "../../shared/identity/group/group-member.store.ts";
-import { requirePermission, WORKSPACE } from "../../shared/identity/iam/authorize.ts";
-import type { Db } from "../../shared/platform/db.ts";
-import { notFound } from "../../shared/platform/errors.ts";
-import { parseLoginId } from "../../shared/platform/names.ts";
-import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
-import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
-import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
-import { resetMfa } from "../../shared/identity/user/mfa-reset.ts";
-import { updateUser } from "../../shared/identity/user/update-user.ts";
-import { findUserByLoginId } from "../../shared/identity/user/user.store.ts";
+import { type Db, notFound, parseLoginId, type SecretBox } from "../../shared/platform/index.ts";
+import { readWorkspaceProfile, type SettingReader } from "../../shared/governance/index.ts";
 import type { CommonQueryMethods } from "slonik";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";

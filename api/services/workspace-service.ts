@@ -1,11 +1,8 @@
 // WorkspaceService: the workspace IAM policy (contract §6.4).
 import { WorkspaceService } from "../../shared/gen/svc/v1/workspace_service_pb.js";
-import { WORKSPACE } from "../../shared/identity/iam/authorize.ts";
-import { findPolicies } from "../../shared/identity/iam/iam-policy.store.ts";
-import { setIamPolicy } from "../../shared/identity/iam/set-iam-policy.ts";
-import type { Db } from "../../shared/platform/db.ts";
-import type { SettingReader } from "../../shared/governance/settings/setting-cache.ts";
-import { readWorkspaceProfile } from "../../shared/governance/settings/workspace-profile.ts";
+import { findPolicies, setIamPolicy, WORKSPACE } from "../../shared/identity/index.ts";
+import type { Db } from "../../shared/platform/index.ts";
+import { readWorkspaceProfile, type SettingReader } from "../../shared/governance/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";

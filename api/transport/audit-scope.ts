@@ -2,7 +2,7 @@
 // the audit facts only the handler knows. A streamed call (an export) holds
 // no transaction; its handler states its facts in a StreamAudit instead.
 import { createContextKey, type HandlerContext } from "@connectrpc/connect";
-import type { AuditFacts, CallAudit } from "../../shared/governance/audit/call-audit.ts";
+import type { AuditFacts, CallAudit } from "../../shared/governance/index.ts";
 
 export const kAudit = createContextKey<CallAudit | undefined>(undefined, { description: "audit facts of the call" });
 export const kStreamAudit = createContextKey<AuditFacts | undefined>(undefined, { description: "audit facts of the streamed call" });

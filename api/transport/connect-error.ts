@@ -2,7 +2,7 @@
 import { fromJson, type JsonObject } from "@bufbuild/protobuf";
 import { StructSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { DomainError, type ErrorCode } from "../../shared/platform/errors.ts";
+import { DomainError, type ErrorCode } from "../../shared/platform/index.ts";
 
 const CODES: Record<ErrorCode, Code> = {
   canceled: Code.Canceled,

@@ -2,7 +2,7 @@
 // filled once at the edge from the Fastify request (all three API forms).
 import { Code, ConnectError, createContextKey, createContextValues, type ContextValues } from "@connectrpc/connect";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Logger } from "../../shared/platform/logger.ts";
+import type { Logger } from "../../shared/platform/index.ts";
 
 export type ApiProtocol = "rest" | "connect" | "grpc" | "grpc-web";
 

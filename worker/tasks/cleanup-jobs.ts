@@ -1,8 +1,6 @@
 // maintenance.cleanupJobs: removes permanently failed jobs once they are old.
 import type { Task } from "graphile-worker";
-import { parseJobPayload } from "../../shared/platform/jobs/catalog.ts";
-import { deletePermafailedJobs } from "../../shared/platform/jobs/jobs.store.ts";
-import type { Db } from "../../shared/platform/db.ts";
+import { type Db, deletePermafailedJobs, parseJobPayload } from "../../shared/platform/index.ts";
 
 export function cleanupJobs(db: Db): Task {
   return async (raw, helpers) => {

@@ -6,17 +6,18 @@
 // of login ids left alone for as long as a lock lasts, whose lock has ended.
 // Live rows are never touched.
 import type { Task } from "graphile-worker";
-import { deleteExpiredEmailCodes } from "../../shared/identity/auth/email-code.store.ts";
-import { LOCK_DURATION_MS } from "../../shared/identity/auth/lockout.ts";
-import { deleteQuietLoginFailures } from "../../shared/identity/auth/login-failure.store.ts";
-import { deleteExpiredMfaTempTokens } from "../../shared/identity/auth/mfa-temp-token.store.ts";
-import { deleteDeadPasswordResetTokens } from "../../shared/identity/auth/password-reset-token.store.ts";
-import { LOGIN_RATE_LIMIT } from "../../shared/identity/auth/rate-limit.ts";
-import { deleteOldRateLimitHits } from "../../shared/identity/auth/rate-limit.store.ts";
-import { deleteExpiredSessionTokens } from "../../shared/identity/auth/session.store.ts";
-import { parseJobPayload } from "../../shared/platform/jobs/catalog.ts";
-import type { Db } from "../../shared/platform/db.ts";
-import { deleteExpiredSsoState } from "../../shared/identity/sso/sso-state.store.ts";
+import {
+  deleteDeadPasswordResetTokens,
+  deleteExpiredEmailCodes,
+  deleteExpiredMfaTempTokens,
+  deleteExpiredSessionTokens,
+  deleteExpiredSsoState,
+  deleteOldRateLimitHits,
+  deleteQuietLoginFailures,
+  LOCK_DURATION_MS,
+  LOGIN_RATE_LIMIT,
+} from "../../shared/identity/index.ts";
+import { type Db, parseJobPayload } from "../../shared/platform/index.ts";
 
 export function cleanupSignInState(db: Db): Task {
   return async (raw, helpers) => {

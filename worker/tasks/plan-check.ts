@@ -1,9 +1,8 @@
 // plan.check: executes one plan check run (contract §10.2).
 import type { Task } from "graphile-worker";
-import { parseJobPayload } from "../../shared/platform/jobs/catalog.ts";
-import { executeCheckRun } from "../../shared/change/plan-check/run-checks.ts";
-import { targetResolver } from "../../shared/change/plan-check/target-resolver.ts";
-import { storedSettings } from "../../shared/governance/settings/setting-cache.ts";
+import { parseJobPayload } from "../../shared/platform/index.ts";
+import { executeCheckRun, targetResolver } from "../../shared/change/index.ts";
+import { storedSettings } from "../../shared/governance/index.ts";
 import type { TaskDeps } from "../task-list.ts";
 
 export function planCheckTask(deps: TaskDeps): Task {

@@ -2,10 +2,8 @@
 // (contract §9.3). An unreachable server is recorded on the instance as a
 // FAILED sync, so the job itself succeeds.
 import type { Task } from "graphile-worker";
-import { syncInstance } from "../../shared/inventory/instance/instance-sync.ts";
-import { parseJobPayload } from "../../shared/platform/jobs/catalog.ts";
-import type { Db } from "../../shared/platform/db.ts";
-import type { SecretBox } from "../../shared/platform/secrets/secret-box.ts";
+import { syncInstance } from "../../shared/inventory/index.ts";
+import { type Db, parseJobPayload, type SecretBox } from "../../shared/platform/index.ts";
 
 export function syncInstanceTask(db: Db, secrets: SecretBox): Task {
   return async (raw, helpers) => {

@@ -1,7 +1,7 @@
 // taskRun.execute: executes one task run (contract §12.4–§12.6).
 import type { Task } from "graphile-worker";
-import { parseJobPayload } from "../../shared/platform/jobs/catalog.ts";
-import { executeTaskRun, type ExecutionDeps } from "../../shared/change/task-run/execute-task-run.ts";
+import { parseJobPayload } from "../../shared/platform/index.ts";
+import { executeTaskRun, type ExecutionDeps } from "../../shared/change/index.ts";
 
 export function taskRunExecuteTask(deps: ExecutionDeps): Task {
   return async (raw) => {

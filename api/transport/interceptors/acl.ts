@@ -2,9 +2,8 @@
 // (contract §8.2): a restricted principal may call only what its restriction
 // allows (§1.3), then the RPC's `permission` option is checked (§0.2).
 import { Code, ConnectError, type Interceptor, type StreamRequest, type UnaryRequest } from "@connectrpc/connect";
-import type { Restriction } from "../../../shared/identity/auth/principal.ts";
-import { hiddenScope, permissionRequired, type AccessDecision } from "../../../shared/identity/iam/authorize.ts";
-import type { Tx } from "../../../shared/platform/db.ts";
+import { type AccessDecision, hiddenScope, permissionRequired, type Restriction } from "../../../shared/identity/index.ts";
+import type { Tx } from "../../../shared/platform/index.ts";
 import { kAudit, kStreamAudit } from "../audit-scope.ts";
 import { methodOptions } from "../method-options.ts";
 import { requestResource } from "../request-resource.ts";

@@ -3,9 +3,7 @@
 // latency, and request and response as JSON with secrets redacted.
 import type { DescMessage, DescMethod, DescService, Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ContextValues } from "@connectrpc/connect";
-import { ANONYMOUS_ACTOR } from "../../../shared/governance/audit/actions.ts";
-import type { AuditEntry } from "../../../shared/governance/audit/audit.ts";
-import type { AuditFacts } from "../../../shared/governance/audit/call-audit.ts";
+import { ANONYMOUS_ACTOR, type AuditEntry, type AuditFacts } from "../../../shared/governance/index.ts";
 import { toConnectError } from "../connect-error.ts";
 import { requestFacts } from "../context.ts";
 import { redactedJson } from "../redact.ts";

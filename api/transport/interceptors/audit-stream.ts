@@ -5,8 +5,7 @@
 // client (recorded as canceled) — and then mirrored.
 import type { Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type StreamRequest, type StreamResponse, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
-import { recordAudit } from "../../../shared/governance/audit/audit.ts";
-import { newStreamAudit, type AuditFacts } from "../../../shared/governance/audit/call-audit.ts";
+import { type AuditFacts, newStreamAudit, recordAudit } from "../../../shared/governance/index.ts";
 import { kStreamAudit } from "../audit-scope.ts";
 import { requestFacts } from "../context.ts";
 import { readServerStreamRequest } from "../stream-request.ts";

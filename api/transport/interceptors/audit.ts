@@ -6,10 +6,8 @@
 // Server-streaming calls (exports) are recorded when their stream ends
 // (audit-stream.ts).
 import { Code, type ConnectError, type Interceptor, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
-import { recordAudit, type AuditRecord } from "../../../shared/governance/audit/audit.ts";
-import type { AuditPublisher } from "../../../shared/governance/audit/stdout-mirror.ts";
-import { withTransaction, type Db, type Tx } from "../../../shared/platform/db.ts";
-import { newCallAudit, type CallAudit } from "../../../shared/governance/audit/call-audit.ts";
+import { type AuditPublisher, type AuditRecord, type CallAudit, newCallAudit, recordAudit } from "../../../shared/governance/index.ts";
+import { type Db, type Tx, withTransaction } from "../../../shared/platform/index.ts";
 import { kAudit } from "../audit-scope.ts";
 import { requestFacts } from "../context.ts";
 import { methodOptions } from "../method-options.ts";

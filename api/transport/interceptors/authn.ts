@@ -3,7 +3,7 @@
 // A restricted principal (password change or second factor pending) is
 // refused later, by the ACL hook, so that the audit hook records the refusal.
 import { Code, ConnectError, createContextKey, type HandlerContext, type Interceptor } from "@connectrpc/connect";
-import type { Principal } from "../../../shared/identity/auth/principal.ts";
+import type { Principal } from "../../../shared/identity/index.ts";
 import { requestFacts, type RequestFacts } from "../context.ts";
 import { ACCESS_COOKIE, cookieValue } from "../cookies.ts";
 import { methodOptions } from "../method-options.ts";

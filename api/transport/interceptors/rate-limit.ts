@@ -5,7 +5,7 @@
 // per client IP in the store (§4.5). A refusal writes nothing to the store.
 import type { DescMethod } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
-import { PrincipalRateLimiter } from "../../../shared/identity/auth/principal-rate-limit.ts";
+import { PrincipalRateLimiter } from "../../../shared/identity/index.ts";
 import { AuthService } from "../../../shared/gen/svc/v1/auth_service_pb.js";
 import { kPrincipal } from "./authn.ts";
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { toJson } from "@bufbuild/protobuf";
 import { UpdateSettingRequestSchema, type UpdateSettingRequest } from "../../../shared/gen/svc/v1/setting_service_pb.js";
-import { DomainError } from "../../../shared/platform/errors.ts";
+import { DomainError } from "../../../shared/platform/index.ts";
 import { buildRequestMessage } from "./request-message.ts";
 
 const decode = (body: unknown) =>

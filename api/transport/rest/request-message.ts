@@ -13,8 +13,7 @@ import {
   type Message,
 } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
-import { snakeCase } from "../../../shared/platform/list/field-name.ts";
-import { invalidArgument } from "../../../shared/platform/errors.ts";
+import { invalidArgument, snakeCase } from "../../../shared/platform/index.ts";
 import { knownFieldsOnly } from "./known-fields.ts";
 
 export interface RestInput {

@@ -1,0 +1,18 @@
+// The governance capability's public surface: what other capabilities and the
+// processes use. Everything else under shared/governance/ is private to it.
+export { ANONYMOUS_ACTOR } from "./audit/actions.ts";
+export { type AuditExportFormat, exportAuditLogs } from "./audit/audit-export.ts";
+export { auditRecordJson } from "./audit/audit-json.ts";
+export { parseAuditQuery, searchAuditLogs } from "./audit/audit-search.ts";
+export { type AuditEntry, type AuditRecord, recordAudit } from "./audit/audit.ts";
+export { type AuditFacts, type CallAudit, newCallAudit, newStreamAudit } from "./audit/call-audit.ts";
+export { type AuditPublisher, createAuditMirror } from "./audit/stdout-mirror.ts";
+export { environmentName } from "./settings/environments.ts";
+export { overlayExternalUrl, withExternalUrlFlag } from "./settings/external-url-flag.ts";
+export { createSettingCache, type SettingCache, type SettingReader, storedSettings } from "./settings/setting-cache.ts";
+export { type SettingKind, settingNamed, SETTINGS } from "./settings/setting-catalog.ts";
+export { effectiveValue, presentedValue } from "./settings/setting-value.ts";
+export { findSettingRows, type SettingRow } from "./settings/setting.store.ts";
+export { sendTestEmail } from "./settings/test-email.ts";
+export { updateSetting } from "./settings/update-setting.ts";
+export { getSignInOptions, readWorkspaceProfile, type WorkspaceProfile } from "./settings/workspace-profile.ts";

@@ -1,0 +1,39 @@
+// The inventory capability's public surface: what other capabilities and the
+// processes use. Everything else under shared/inventory/ is private to it.
+export { listDatabasePage } from "./database/database-list.ts";
+export { databaseName, type DatabaseRef, parseDatabaseName } from "./database/database-name.ts";
+export { parseDatabasePartName, readDatabaseMetadata, readDatabaseSchema, syncDatabase } from "./database/database-schema.ts";
+export type { DatabaseRow } from "./database/database.store.ts";
+export { getDatabase, transferDatabases, updateDatabase } from "./database/databases.ts";
+export type { DatabaseMetadata } from "./engine/metadata.ts";
+export type { Engine, SslMode } from "./engine/target.ts";
+export type { DataSourceDraft, DataSourceType, StoredDataSource } from "./instance/data-sources.ts";
+export { listInstancePage } from "./instance/instance-list.ts";
+export { enqueueEveryInstanceSync } from "./instance/instance-sync-jobs.ts";
+export { syncInstance } from "./instance/instance-sync.ts";
+export type { InstanceRow } from "./instance/instance.store.ts";
+export {
+  createInstance,
+  deleteInstance,
+  getInstance,
+  type InstanceDraft,
+  instanceName,
+  parseInstanceName,
+  requestInstanceSync,
+  undeleteInstance,
+  updateInstance,
+} from "./instance/instances.ts";
+export type { ProjectDraft } from "./project/project-fields.ts";
+export { listProjectPage } from "./project/project-list.ts";
+export type { ProjectRow } from "./project/project.store.ts";
+export {
+  activeProject,
+  createProject,
+  deleteProject,
+  getProject,
+  parseProjectName,
+  projectName,
+  undeleteProject,
+  updateProject,
+} from "./project/projects.ts";
+export { seedQuickStart } from "./sample/sample.ts";
