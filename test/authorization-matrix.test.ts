@@ -11,7 +11,8 @@ import { create, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { methodOptions } from "../api/transport/method-options.ts";
-import { checkScope, WORKSPACE } from "../shared/identity/iam/authorize.ts";
+import { WORKSPACE } from "../shared/identity/iam/authorize.ts";
+import { accessScope } from "../shared/inventory/access-scope.ts";
 import { isPermission, type Permission } from "../shared/identity/iam/permissions.ts";
 import { PREDEFINED_ROLES } from "../shared/identity/iam/predefined-roles.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
@@ -110,7 +111,7 @@ describe("authorization matrix", () => {
       // Handler-decided methods name their resource in their rule: one request form.
       for (const scopeOfRequest of rule.resource ? [rule.resource] : methodOptions(method).access.kind === "custom" ? [WORKSPACE] : [WORKSPACE, PROJECT]) {
         const request = scopeOfRequest === PROJECT && !rule.resource ? inProject(method, rule.request) : rule.request;
-        const decidedAt = await checkScope(app.db, rule.permission, scopeOfRequest);
+        const decidedAt = await accessScope(app.db, rule.permission, scopeOfRequest);
         await Promise.all(
           principals.map(async (principal) => {
             const role = PREDEFINED_ROLES.find((r) => r.id === principal.role)!;

@@ -25,7 +25,6 @@ export { groupName } from "./group/group-name.ts";
 export { createGroup, deleteGroup, getGroup, type GroupDraft, type GroupView, updateGroup } from "./group/groups.ts";
 export {
   type AccessDecision,
-  checkScope,
   decideAccess,
   hasPermission,
   hiddenScope,
@@ -36,8 +35,8 @@ export {
 export { isBindingActive } from "./iam/binding-condition.ts";
 export { createCustomRole, deleteCustomRole, updateCustomRole } from "./iam/custom-roles.ts";
 export { findPolicies, type StoredPolicy } from "./iam/iam-policy.store.ts";
-export { userMember } from "./iam/members.ts";
-export { isPermission } from "./iam/permissions.ts";
+export { type IamSubject, userMember } from "./iam/members.ts";
+export { isPermission, type Permission, permissionScope } from "./iam/permissions.ts";
 export { type BindingInput, findCanonicalRole } from "./iam/policy-validation.ts";
 export { listRoles } from "./iam/role-list.ts";
 export { getRole, parseRoleName, type RoleInfo, roleName } from "./iam/roles.ts";

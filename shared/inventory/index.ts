@@ -1,5 +1,6 @@
 // The inventory capability's public surface: what other capabilities and the
 // processes use. Everything else under shared/inventory/ is private to it.
+export { accessScope } from "./access-scope.ts";
 export { listDatabasePage } from "./database/database-list.ts";
 export { databaseName, type DatabaseRef, parseDatabaseName } from "./database/database-name.ts";
 export { parseDatabasePartName, readDatabaseMetadata, readDatabaseSchema, syncDatabase } from "./database/database-schema.ts";

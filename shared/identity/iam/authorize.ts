@@ -4,7 +4,6 @@
 // the current store (policies, group membership, custom roles), so a change
 // acts on the next request.
 import type { CommonQueryMethods } from "slonik";
-import { projectOfDatabase } from "../../inventory/database/database-project.store.ts";
 import { groupIdsOfUser } from "../group/group-member.store.ts";
 import { notFound, permissionDenied, type DomainError } from "../../platform/errors.ts";
 import { isBindingActive } from "./binding-condition.ts";
@@ -15,24 +14,6 @@ import { rolePermissions } from "./roles.ts";
 import { ADMIN_ROLE } from "./workspace-admins.ts";
 
 export const WORKSPACE = "workspaces/-";
-
-const PROJECT_OF = /^projects\/([^/]+)/;
-const DATABASE_OF = /^instances\/([^/]+)\/databases\/([^/]+)/;
-
-/**
- * The policy scope a permission is checked at for a resource name: a name
- * under projects/ names its project, a database name (and what sits under it)
- * the project that holds the database; anything else, and a database that
- * does not exist, is decided at workspace scope.
- */
-export async function checkScope(db: CommonQueryMethods, permission: Permission, resourceName: string): Promise<string> {
-  if (permissionScope(permission) === "workspace") return WORKSPACE;
-  const project = PROJECT_OF.exec(resourceName)?.[1];
-  if (project) return `projects/${project}`;
-  const database = DATABASE_OF.exec(resourceName);
-  const holder = database && (await projectOfDatabase(db, database[1]!, database[2]!));
-  return holder ? `projects/${holder}` : WORKSPACE;
-}
 
 /** The role names bound to the subject at the scope (workspace bindings count everywhere). */
 export async function boundRoles(db: CommonQueryMethods, subject: IamSubject, scope: string, now = new Date()): Promise<Set<string>> {
