@@ -1,7 +1,8 @@
 // Stored users ⇄ svc.v1 User.
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { groupName, type Principal, userName, type UserRow } from "../../shared/identity/index.ts";
+import { groupName, type Principal, type UserRow } from "../../shared/identity/index.ts";
+import { userName } from "../../shared/platform/index.ts";
 import { invalidArgument, parseLoginId } from "../../shared/platform/index.ts";
 import { State, UserSchema, UserSource, UserType, type User } from "../../shared/gen/svc/v1/user_service_pb.js";
 

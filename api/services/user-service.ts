@@ -9,11 +9,10 @@ import {
   resetMfa,
   unlock,
   updateUser,
-  userName,
   WORKSPACE,
 } from "../../shared/identity/index.ts";
 import { UserService } from "../../shared/gen/svc/v1/user_service_pb.js";
-import { type Db, notFound, parseLoginId, type SecretBox } from "../../shared/platform/index.ts";
+import { type Db, notFound, parseLoginId, type SecretBox, userName } from "../../shared/platform/index.ts";
 import { readWorkspaceProfile, type SettingReader } from "../../shared/governance/index.ts";
 import type { CommonQueryMethods } from "slonik";
 import { auditScope } from "../transport/audit-scope.ts";

@@ -3,7 +3,7 @@
 // one (UpdateSetting's setting.name), else the user a `loginId` names (sign-in,
 // unlock). Handlers may state it instead.
 import type { DescMessage, Message } from "@bufbuild/protobuf";
-import { userName } from "../../shared/identity/index.ts";
+import { userName } from "../../shared/platform/index.ts";
 import { normalizeLoginId } from "../../shared/platform/index.ts";
 
 const NAME_FIELDS = ["name", "resource", "parent"];

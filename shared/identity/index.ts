@@ -14,7 +14,7 @@ export { passwordLogin } from "./auth/password-login.ts";
 export { deleteDeadPasswordResetTokens } from "./auth/password-reset-token.store.ts";
 export { requestPasswordReset, resetPassword } from "./auth/password-reset.ts";
 export { PrincipalRateLimiter } from "./auth/principal-rate-limit.ts";
-export { type Principal, type Restriction, userName } from "./auth/principal.ts";
+export type { Principal, Restriction } from "./auth/principal.ts";
 export { deleteOldRateLimitHits } from "./auth/rate-limit.store.ts";
 export { LOGIN_RATE_LIMIT } from "./auth/rate-limit.ts";
 export { deleteExpiredSessionTokens, lastSessionUse } from "./auth/session.store.ts";

@@ -13,7 +13,7 @@ export { type FilterFields, parseFilter } from "./list/filter.ts";
 export { decodePageToken, encodePageToken, keysetPage, pageSize } from "./list/page.ts";
 export { createLogger, type Logger } from "./logger.ts";
 export { createMetrics, type Metrics } from "./metrics.ts";
-export { normalizeLoginId, parseLoginId, parseResourceName } from "./names.ts";
+export { normalizeLoginId, parseLoginId, parseResourceName, userName } from "./names.ts";
 export { type ProcessContext, runProcess } from "./process.ts";
 export { checkSecretKey } from "./secrets/key-check.ts";
 export { rotateSecretKey } from "./secrets/rotation.ts";

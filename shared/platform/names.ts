@@ -10,6 +10,11 @@ export function normalizeLoginId(text: string): string | undefined {
   return LOGIN_ID.test(lower) && lower !== "me" ? lower : undefined;
 }
 
+/** A user's resource name (§0.3): users/<login_id>. */
+export function userName(loginId: string): string {
+  return `users/${loginId}`;
+}
+
 export function parseLoginId(text: string, field: string): string {
   const loginId = normalizeLoginId(text);
   if (!loginId) throw invalidArgument(`${field}: "${text}" is not a valid login id`);

@@ -6,7 +6,7 @@
 // setting's SMTP server. A failed delivery goes to the operational log, never
 // to the reply; log lines name the user, never the code or link.
 import type { EmailSetting } from "../../gen/svc/v1/setting_integrations_pb.js";
-import { userName } from "./principal.ts";
+import { userName } from "../../platform/names.ts";
 import { LOGIN_RATE_LIMIT, takeRateLimit } from "./rate-limit.ts";
 import type { ClientFacts } from "./sessions.ts";
 import type { Db } from "../../platform/db.ts";

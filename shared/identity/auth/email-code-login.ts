@@ -15,7 +15,7 @@ import { checkEmailCode, EMAIL_CODE_DISABLED } from "./email-code.ts";
 import { finishFirstStep, openLoginAttempt, type LoginResult } from "./first-step.ts";
 import { lockForAttempt, settleSuccess } from "./lockout.ts";
 import { lockedRefusal, Refusal, refuse, refuseWrongCredential } from "./login-refusal.ts";
-import { userName } from "./principal.ts";
+import { userName } from "../../platform/names.ts";
 import type { ClientFacts } from "./sessions.ts";
 
 export interface EmailCodeLoginInput {

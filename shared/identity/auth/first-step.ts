@@ -12,7 +12,7 @@ import type { UserRow } from "../user/user.store.ts";
 import { beginLoginAttempt, Refusal, refuse, takeLoginRateLimit } from "./login-refusal.ts";
 import { startSecondFactor } from "./mfa-login.ts";
 import type { KnownMfaFacts } from "./mfa-requirement.ts";
-import { userName } from "./principal.ts";
+import { userName } from "../../platform/names.ts";
 import type { ClientFacts } from "./sessions.ts";
 import { signIn, type SignedIn } from "./sign-in.ts";
 

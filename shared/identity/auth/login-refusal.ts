@@ -9,7 +9,7 @@ import type { CallAudit } from "../../governance/audit/call-audit.ts";
 import type { Db } from "../../platform/db.ts";
 import { failedPrecondition } from "../../platform/errors.ts";
 import { countFailure, failureSeverity } from "./lockout.ts";
-import { userName } from "./principal.ts";
+import { userName } from "../../platform/names.ts";
 import { LOGIN_RATE_LIMIT, takeRateLimit } from "./rate-limit.ts";
 
 /** Why a sign-in was refused, as recorded in the audit detail and counted by svc_auth_login_total. */

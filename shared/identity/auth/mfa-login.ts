@@ -13,7 +13,7 @@ import { findUserById, type UserRow } from "../user/user.store.ts";
 import { lockForAttempt, settleSuccess } from "./lockout.ts";
 import { beginLoginAttempt, lockedRefusal, Refusal, refuse, refuseWrongCredential, takeLoginRateLimit } from "./login-refusal.ts";
 import { countMfaTempTokenFailure, deleteMfaTempToken, insertMfaTempToken, lockMfaTempToken } from "./mfa-temp-token.store.ts";
-import { userName } from "./principal.ts";
+import { userName } from "../../platform/names.ts";
 import { checkOtpCode, checkRecoveryCode, INVALID_CODE } from "./second-factor.ts";
 import type { ClientFacts } from "./sessions.ts";
 import { signIn, type SignedIn } from "./sign-in.ts";

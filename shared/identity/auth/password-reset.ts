@@ -16,7 +16,7 @@ import { assertPasswordAllowed } from "../user/password-policy.ts";
 import { replacePassword } from "../user/replace-password.ts";
 import { findUserById } from "../user/user.store.ts";
 import { lockPasswordResetToken, replacePasswordResetToken } from "./password-reset-token.store.ts";
-import { userName } from "./principal.ts";
+import { userName } from "../../platform/names.ts";
 import { LOGIN_RATE_LIMIT, takeRateLimit } from "./rate-limit.ts";
 import type { ClientFacts } from "./sessions.ts";
 import { newPasswordResetToken, tokenHash } from "./tokens.ts";

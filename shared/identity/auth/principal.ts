@@ -18,7 +18,3 @@ export interface Principal {
 
 /** What a principal must do before anything else; a password change comes first. */
 export type Restriction = "password_change" | "mfa_enrollment";
-
-export function userName(loginId: string): string {
-  return `users/${loginId}`;
-}

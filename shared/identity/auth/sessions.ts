@@ -6,7 +6,8 @@ import { withTransaction, type Db } from "../../platform/db.ts";
 import { unauthenticated } from "../../platform/errors.ts";
 import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
 import { passwordChangeDue } from "../user/password-rotation.ts";
-import { userName, type Principal, type Restriction } from "./principal.ts";
+import { userName } from "../../platform/names.ts";
+import type { Principal, Restriction } from "./principal.ts";
 import {
   findSessionToken,
   insertSessionTokens,

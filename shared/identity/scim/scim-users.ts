@@ -6,7 +6,7 @@
 // login id never changes, so a new userName is refused (mutability).
 import { AuditAction, SCIM_ACTOR } from "../../governance/audit/actions.ts";
 import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import { userName } from "../auth/principal.ts";
+import { userName } from "../../platform/names.ts";
 import { notFound } from "../../platform/errors.ts";
 import { normalizeLoginId } from "../../platform/names.ts";
 import type { CommonQueryMethods } from "slonik";

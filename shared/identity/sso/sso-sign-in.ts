@@ -12,7 +12,7 @@
 // workspace's enforced domains is refused and recorded like the other
 // refusals; an existing user whose stored address is outside still signs in.
 import { refuse } from "../auth/login-refusal.ts";
-import { userName } from "../auth/principal.ts";
+import { userName } from "../../platform/names.ts";
 import type { ClientFacts } from "../auth/sessions.ts";
 import { signIn, type SignedIn } from "../auth/sign-in.ts";
 import type { CallAudit } from "../../governance/audit/call-audit.ts";

@@ -3,7 +3,7 @@
 // sign up as a workspace member unless disallow_signup is set.
 import type { CallAudit } from "../../governance/audit/call-audit.ts";
 import type { Principal } from "../auth/principal.ts";
-import { userName } from "../auth/principal.ts";
+import { userName } from "../../platform/names.ts";
 import { hasPermission, permissionRequired, WORKSPACE } from "../iam/authorize.ts";
 import type { RoleGrant } from "../iam/grant-roles.ts";
 import { alreadyExists, invalidArgument, permissionDenied } from "../../platform/errors.ts";

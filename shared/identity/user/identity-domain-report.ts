@@ -6,7 +6,7 @@
 // in its bb.settings.set record (`detail.outsideDomains`) and as a WARN log
 // line; ListUsers' filter `outside_domains = true` lists every such user.
 import type { CommonQueryMethods } from "slonik";
-import { userName } from "../auth/principal.ts";
+import { userName } from "../../platform/names.ts";
 import type { WorkspaceProfileSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
 import { groupName } from "../group/group-name.ts";
 import type { Logger } from "../../platform/logger.ts";

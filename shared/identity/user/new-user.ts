@@ -7,7 +7,7 @@
 // call.
 import { AuditAction } from "../../governance/audit/actions.ts";
 import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import { userName } from "../auth/principal.ts";
+import { userName } from "../../platform/names.ts";
 import { WORKSPACE } from "../iam/authorize.ts";
 import { grantRoles, type RoleGrant } from "../iam/grant-roles.ts";
 import { userMember } from "../iam/members.ts";

@@ -2,7 +2,7 @@
 // the server command, with an audit record by the system actor.
 import { AuditAction, SYSTEM_ACTOR } from "../../governance/audit/actions.ts";
 import { recordAudit } from "../../governance/audit/audit.ts";
-import { userName } from "../auth/principal.ts";
+import { userName } from "../../platform/names.ts";
 import { unlock } from "../auth/lockout.ts";
 import { withTransaction, type Db } from "../../platform/db.ts";
 import { notFound } from "../../platform/errors.ts";

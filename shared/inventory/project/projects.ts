@@ -3,7 +3,7 @@
 // default project) and restoring.
 import type { CommonQueryMethods } from "slonik";
 import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import { userName } from "../../identity/auth/principal.ts";
+import { userName } from "../../platform/names.ts";
 import { grantRoles } from "../../identity/iam/grant-roles.ts";
 import { userMember } from "../../identity/iam/members.ts";
 import { maskFields } from "../../platform/list/update-mask.ts";

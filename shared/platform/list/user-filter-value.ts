@@ -1,7 +1,6 @@
 // The user a filter value names (contract §2.3): `me` and `users/me` stand
 // for the caller; `alice` and `users/alice` for that user.
-import { userName } from "../../identity/auth/principal.ts";
-import { parseLoginId } from "../names.ts";
+import { parseLoginId, userName } from "../names.ts";
 
 /** The user's resource name; `caller` is the caller's (users/<login_id>). */
 export function userFilterValue(value: string, caller: string, field: string): string {
