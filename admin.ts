@@ -21,8 +21,8 @@ import {
   openStore,
   parseLoginId,
   parseSecretKey,
-  rotateSecretKey,
 } from "./shared/platform/index.ts";
+import { rotateSecretKey } from "./shared/governance/index.ts";
 import { resetMfaLocally, resetPasswordLocally, unlockLocally } from "./shared/identity/index.ts";
 
 const USAGE = [

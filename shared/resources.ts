@@ -2,7 +2,6 @@
 // to close (in reverse order) when the process stops or its start fails.
 import {
   type ChangeFeed,
-  checkSecretKey,
   countJobs,
   createChangeFeed,
   createDb,
@@ -16,6 +15,7 @@ import {
   type SecretBox,
   type Store,
 } from "./platform/index.ts";
+import { checkSecretKey } from "./governance/index.ts";
 import { seedQuickStart } from "./inventory/index.ts";
 import { bootstrapWorkspace } from "./identity/index.ts";
 import { createSettingCache, type SettingCache } from "./governance/index.ts";

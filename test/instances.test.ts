@@ -14,7 +14,7 @@ import { z } from "zod";
 import { DataSource_Type, Engine, Instance_State, InstanceService } from "../shared/gen/svc/v1/instance_service_pb.js";
 import { withTransaction } from "../shared/platform/db.ts";
 import { createSecretBox } from "../shared/platform/secrets/secret-box.ts";
-import { resealStoredSecrets } from "../shared/platform/secrets/sealed-values.store.ts";
+import { resealStoredSecrets } from "../shared/governance/secret-key/sealed-values.store.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { closedPort, createInstanceOk, pgAdminSource, testSecrets } from "./helpers/instances.ts";

@@ -1,6 +1,7 @@
 // The worker process (Procfile `worker`): runs background jobs; the leader
 // among workers also runs the periodic runners.
-import { checkSecretKey, createDb, createMetrics, createSecretBox, loadSecretKey, openStore, runProcess } from "../shared/platform/index.ts";
+import { checkSecretKey } from "../shared/governance/index.ts";
+import { createDb, createMetrics, createSecretBox, loadSecretKey, openStore, runProcess } from "../shared/platform/index.ts";
 import { startWorker } from "./worker.ts";
 
 await runProcess("worker", async ({ config, logger, onStop }) => {

@@ -7,6 +7,8 @@ export { parseAuditQuery, searchAuditLogs } from "./audit/audit-search.ts";
 export { type AuditEntry, type AuditRecord, recordAudit } from "./audit/audit.ts";
 export { type AuditFacts, type CallAudit, newCallAudit, newStreamAudit } from "./audit/call-audit.ts";
 export { type AuditPublisher, createAuditMirror } from "./audit/stdout-mirror.ts";
+export { checkSecretKey } from "./secret-key/key-check.ts";
+export { rotateSecretKey } from "./secret-key/rotation.ts";
 export { environmentName } from "./settings/environments.ts";
 export { overlayExternalUrl, withExternalUrlFlag } from "./settings/external-url-flag.ts";
 export { createSettingCache, type SettingCache, type SettingReader, storedSettings } from "./settings/setting-cache.ts";

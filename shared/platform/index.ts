@@ -15,8 +15,6 @@ export { createLogger, type Logger } from "./logger.ts";
 export { createMetrics, type Metrics } from "./metrics.ts";
 export { normalizeLoginId, parseLoginId, parseResourceName, userName } from "./names.ts";
 export { type ProcessContext, runProcess } from "./process.ts";
-export { checkSecretKey } from "./secrets/key-check.ts";
-export { rotateSecretKey } from "./secrets/rotation.ts";
 export { createSecretBox, type SecretBox } from "./secrets/secret-box.ts";
 export { isSecretField } from "./secrets/secret-fields.ts";
 export { loadSecretKey, parseSecretKey } from "./secrets/secret-key.ts";

@@ -2,9 +2,9 @@
 // sealed with would fail later, call by call. The workspace remembers the id
 // of its key (SYSTEM, contract §7.13); a different key stops the start-up.
 import type { CommonQueryMethods } from "slonik";
-import { ConfigError } from "../config.ts";
-import { claimEncryptionKeyId } from "../../governance/settings/setting.store.ts";
-import type { SecretBox } from "./secret-box.ts";
+import { ConfigError } from "../../platform/config.ts";
+import { claimEncryptionKeyId } from "../settings/setting.store.ts";
+import type { SecretBox } from "../../platform/secrets/secret-box.ts";
 
 export async function checkSecretKey(db: CommonQueryMethods, box: SecretBox): Promise<void> {
   const stored = await claimEncryptionKeyId(db, box.keyId);
