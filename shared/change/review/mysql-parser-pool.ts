@@ -13,7 +13,7 @@ import { Worker } from "node:worker_threads";
 import type { SqlStatement } from "../../inventory/engine/split.ts";
 import { parseMysqlPieces } from "./mysql-parser.ts";
 import type { ParseRequest } from "./mysql-parser-worker.ts";
-import type { ParsedStatement } from "./parsed-script.ts";
+import type { ParsedStatement } from "./parsed-statement.ts";
 
 /** Below this many characters a script is parsed on the calling thread (a round trip costs more than it saves). */
 const POOL_THRESHOLD = 128 * 1024;

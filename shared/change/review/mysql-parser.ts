@@ -8,7 +8,7 @@ import type { Parser as SqlParser } from "node-sql-parser";
 import type { SqlStatement } from "../../inventory/engine/split.ts";
 import { mysqlFacts } from "./mysql-facts.ts";
 import type { Tree } from "./mysql-nodes.ts";
-import type { ParsedStatement } from "./parsed-script.ts";
+import type { ParsedStatement } from "./parsed-statement.ts";
 import { positionIn } from "./positions.ts";
 
 type ParserModule = { Parser: new () => SqlParser };

@@ -4,7 +4,7 @@
 import type { Node } from "@pgsql/types";
 import { hasSqlDetails, loadModule, parseSync } from "libpg-query";
 import type { SqlStatement } from "../../inventory/engine/split.ts";
-import type { ParsedStatement } from "./parsed-script.ts";
+import type { ParsedStatement } from "./parsed-statement.ts";
 import { charOffsetsOf, positionIn } from "./positions.ts";
 import { postgresFacts } from "./postgres-facts.ts";
 

@@ -5,18 +5,10 @@
 // summarizes the same script.
 import type { Engine } from "../../inventory/engine/target.ts";
 import { splitStatements } from "../../inventory/engine/split.ts";
-import type { StatementFacts } from "./facts.ts";
 import { parseMysqlStatements } from "./mysql-parser-pool.ts";
 import { parsePostgresScript } from "./parse-postgres.ts";
+import type { ParsedStatement } from "./parsed-statement.ts";
 import type { Position } from "./positions.ts";
-
-export interface ParsedStatement extends Position {
-  /** 0-based, as splitStatements numbers the script's statements. */
-  index: number;
-  facts?: StatementFacts;
-  /** Set when the parser refused the statement: its message and where it stopped. */
-  unparsed?: { message: string } & Position;
-}
 
 export interface ParsedScript {
   engine: Engine;

@@ -3,7 +3,7 @@
 // check is a pure function of the statement's facts, the synced metadata (as
 // the schema state before the statement) and the payload.
 import type { Engine, RowEstimate } from "../../inventory/engine/target.ts";
-import type { ParsedStatement } from "./parsed-script.ts";
+import type { ParsedStatement } from "./parsed-statement.ts";
 import { tableLabel, type StatementFacts, type TableRef } from "./facts.ts";
 import type { Position } from "./positions.ts";
 import type { Fields, PayloadOf } from "./rule-payload.ts";

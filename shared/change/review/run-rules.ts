@@ -3,7 +3,8 @@
 // checks; one violation per finding.
 import type { DatabaseMetadata } from "../../inventory/engine/metadata.ts";
 import type { RowEstimate } from "../../inventory/engine/target.ts";
-import type { ParsedScript, ParsedStatement } from "./parsed-script.ts";
+import type { ParsedScript } from "./parsed-script.ts";
+import type { ParsedStatement } from "./parsed-statement.ts";
 import type { Position } from "./positions.ts";
 import type { Report, RuleContext, RuleDefinition, Statement } from "./rule-definition.ts";
 import { SchemaState } from "./schema-state.ts";
