@@ -13,9 +13,10 @@ export { type CheckRunRow, latestRuns, listRuns } from "./plan-check/check-run.s
 export { cancelCheckRun, checkRunName, getCheckRun, parseCheckRunName, startCheckRun } from "./plan-check/check-runs.ts";
 export { executeCheckRun } from "./plan-check/run-checks.ts";
 export { targetResolver } from "./plan-check/target-resolver.ts";
-export { listPlanPage } from "./plan/plan-list.ts";
+export { parsePlanName, planName } from "./plan/plan-names.ts";
+export { getPlan, listPlanPage } from "./plan/plan-reads.ts";
 export type { PlanRow } from "./plan/plan.store.ts";
-export { createPlan, deletePlan, getPlan, parsePlanName, type PlanDraft, planName, updatePlan } from "./plan/plans.ts";
+export { createPlan, deletePlan, type PlanDraft, updatePlan } from "./plan/plans.ts";
 export { checkRelease, type ReleaseCheck } from "./release/release-check.ts";
 export type { ReleaseFileInput } from "./release/release-files.ts";
 export { listReleasePage } from "./release/release-list.ts";

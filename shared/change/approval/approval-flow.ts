@@ -13,7 +13,7 @@ import { findIssue, findLiveIssueOfPlan, writeApproval, type IssueRow } from "..
 import type { CheckResult } from "../plan-check/check-result.ts";
 import { latestRuns } from "../plan-check/check-run.store.ts";
 import { startCheckRun } from "../plan-check/check-runs.ts";
-import type { PlanRef } from "../plan/plans.ts";
+import type { PlanRef } from "../plan/plan-names.ts";
 import { findPlan, type PlanRow } from "../plan/plan.store.ts";
 import { createRollout } from "../rollout/create-rollout.ts";
 import { storedSettings } from "../../governance/settings/setting-cache.ts";

@@ -6,7 +6,7 @@ import type { CommonQueryMethods } from "slonik";
 import { SYSTEM_ACTOR } from "../../governance/audit/actions.ts";
 import type { CallAudit } from "../../governance/audit/call-audit.ts";
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
-import { planName } from "../plan/plans.ts";
+import { planName } from "../plan/plan-names.ts";
 import { findPlan } from "../plan/plan.store.ts";
 import { projectName } from "../../inventory/project/projects.ts";
 import { cancelIdleRollout } from "../rollout/rollout-cancel.ts";

@@ -8,7 +8,7 @@ import type { IamSubject } from "../../identity/iam/members.ts";
 import { maskFields } from "../../platform/list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
 import { checkRequestId } from "../../platform/names.ts";
-import { parsePlanName, planName } from "../plan/plans.ts";
+import { parsePlanName, planName } from "../plan/plan-names.ts";
 import { findPlan } from "../plan/plan.store.ts";
 import { activeProject, projectName } from "../../inventory/project/projects.ts";
 import { rolloutName } from "../rollout/rollout-names.ts";

@@ -1,11 +1,19 @@
-// Listing a project's plans (contract §10.1, §2.4): filter fields creator
-// (me for the caller), create_time, title (substring) and has_rollout, newest
-// first.
+// Reading plans (contract §10.1): one by name, or a project's list (§2.4)
+// with filter fields creator (me for the caller), create_time, title
+// (substring) and has_rollout, newest first.
 import type { CommonQueryMethods } from "slonik";
+import { notFound } from "../../platform/errors.ts";
 import { parseFilter, type FilterFields } from "../../platform/list/filter.ts";
 import { keysetPage, type Page, type PageRequest } from "../../platform/list/page.ts";
 import { userFilterValue } from "../../platform/list/user-filter-value.ts";
-import { listPlans, type PlanRow } from "./plan.store.ts";
+import { planName, type PlanRef } from "./plan-names.ts";
+import { findPlan, listPlans, type PlanRow } from "./plan.store.ts";
+
+export async function getPlan(db: CommonQueryMethods, ref: PlanRef): Promise<PlanRow> {
+  const plan = await findPlan(db, ref.projectId, ref.id);
+  if (!plan) throw notFound(`plan "${planName(ref)}" does not exist`);
+  return plan;
+}
 
 const FILTER_FIELDS: FilterFields = {
   creator: { kind: "text" },

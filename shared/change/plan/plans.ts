@@ -14,6 +14,7 @@ import { startCheckRun } from "../plan-check/check-runs.ts";
 import { activeProject, projectName } from "../../inventory/project/projects.ts";
 import { rolloutName } from "../rollout/rollout-names.ts";
 import { findRolloutByPlan } from "../rollout/rollout.store.ts";
+import { planName, type PlanRef } from "./plan-names.ts";
 import { checkedSpecs, type SpecInput } from "./plan-specs.ts";
 import { findPlan, findPlanByRequest, insertPlan, markPlanDeleted, updatePlan as updateRow, type PlanRow } from "./plan.store.ts";
 import { forgetOldRequest } from "../../platform/request-id.store.ts";
@@ -24,34 +25,11 @@ export interface PlanDraft {
   specs: readonly SpecInput[];
 }
 
-export interface PlanRef {
-  projectId: string;
-  id: string;
-}
-
-const PLAN_NAME = /^projects\/([a-z][a-z0-9-]{0,62})\/plans\/([a-z][a-z0-9-]{0,62}|[1-9][0-9]{0,18})$/;
-
 const MASK = {
   resource: "plan",
   editable: ["title", "description", "specs"],
   outputOnly: ["name", "state", "creator", "create_time", "update_time", "issue", "rollout", "plan_check_run_status_count", "etag"],
 } as const;
-
-export function planName(plan: PlanRef): string {
-  return `${projectName(plan.projectId)}/plans/${plan.id}`;
-}
-
-export function parsePlanName(name: string, field: string): PlanRef {
-  const match = PLAN_NAME.exec(name);
-  if (!match) throw invalidArgument(`${field}: "${name}" is not a valid plan name; use projects/<project_id>/plans/<plan_id>`);
-  return { projectId: match[1]!, id: match[2]! };
-}
-
-export async function getPlan(db: CommonQueryMethods, ref: PlanRef): Promise<PlanRow> {
-  const plan = await findPlan(db, ref.projectId, ref.id);
-  if (!plan) throw notFound(`plan "${planName(ref)}" does not exist`);
-  return plan;
-}
 
 export interface NewPlan {
   projectId: string;
