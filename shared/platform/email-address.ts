@@ -1,5 +1,6 @@
-// E-mail addresses of users: stored lower-case; empty means none.
-import { invalidArgument } from "../../platform/errors.ts";
+// E-mail addresses (of users, groups, the EMAIL setting's sender and test
+// recipient): their syntax, lower-cased; empty means none.
+import { invalidArgument } from "./errors.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 

@@ -10,7 +10,7 @@ import { settingKind } from "./setting-catalog.ts";
 import { effectiveValue } from "./setting-value.ts";
 import { mergeWrite } from "./update-setting.ts";
 import { validateEmail } from "./validation/integrations.ts";
-import { parseEmail } from "../../identity/user/email.ts";
+import { parseEmail } from "../../platform/email-address.ts";
 import { sendMail } from "../../platform/mail/mailer.ts";
 
 export async function sendTestEmail(

@@ -16,7 +16,7 @@ import type { SecretBox } from "../../platform/secrets/secret-box.ts";
 import type { SettingReader } from "../../governance/settings/setting-cache.ts";
 import { settingKind } from "../../governance/settings/setting-catalog.ts";
 import { effectiveValue } from "../../governance/settings/setting-value.ts";
-import { requireEmail } from "../user/email.ts";
+import { requireEmail } from "../../platform/email-address.ts";
 import { findActiveLocalUsersByEmail, type UserRow } from "../user/user.store.ts";
 import { emailConfigured, sendMail, type Mail } from "../../platform/mail/mailer.ts";
 

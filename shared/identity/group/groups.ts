@@ -10,7 +10,7 @@ import { groupMember, type IamSubject } from "../iam/members.ts";
 import { maskFields } from "../../platform/list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
 import { RESOURCE_ID_PATTERN } from "../../platform/names.ts";
-import { parseEmail } from "../user/email.ts";
+import { parseEmail } from "../../platform/email-address.ts";
 import { checkGroupDomain } from "../user/identity-domain.ts";
 import { groupName } from "./group-name.ts";
 import { membersOf, replaceMembers, type GroupMembership } from "./group-member.store.ts";

@@ -4,7 +4,7 @@
 // title, active the state. Other attributes (phone numbers, addresses, the
 // enterprise extension, a password) are not kept.
 import { normalizeLoginId } from "../../platform/names.ts";
-import { parseEmail } from "../user/email.ts";
+import { parseEmail } from "../../platform/email-address.ts";
 import type { UserRow } from "../user/user.store.ts";
 import { invalidValue } from "./scim-error.ts";
 import { booleanAttribute, isObject, stringAttribute, type Json, type JsonObject } from "./scim-json.ts";

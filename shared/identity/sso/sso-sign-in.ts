@@ -20,7 +20,7 @@ import { permissionDenied, unauthenticated } from "../../platform/errors.ts";
 import { normalizeLoginId } from "../../platform/names.ts";
 import type { SettingReader } from "../../governance/settings/setting-cache.ts";
 import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
-import { parseEmail } from "../user/email.ts";
+import { parseEmail } from "../../platform/email-address.ts";
 import { OutsideDomainsError } from "../user/identity-domain.ts";
 import { addUser } from "../user/new-user.ts";
 import { writeUserProfile } from "../user/user-profile.ts";

@@ -9,7 +9,7 @@ import type { RoleGrant } from "../iam/grant-roles.ts";
 import { alreadyExists, invalidArgument, permissionDenied } from "../../platform/errors.ts";
 import { parseLoginId } from "../../platform/names.ts";
 import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
-import { parseEmail } from "./email.ts";
+import { parseEmail } from "../../platform/email-address.ts";
 import { addUser } from "./new-user.ts";
 import { hashPassword } from "./password-hash.ts";
 import { assertPasswordAllowed } from "./password-policy.ts";

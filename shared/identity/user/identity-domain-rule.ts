@@ -5,7 +5,7 @@
 // domain of its own and must be listed, as in the reference system.
 // identity-domain.store.ts states the same rule in SQL.
 import type { WorkspaceProfileSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
-import { isEmailAddress } from "./email.ts";
+import { isEmailAddress } from "../../platform/email-address.ts";
 
 export interface IdentityDomains {
   enforced: boolean;

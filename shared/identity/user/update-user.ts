@@ -16,7 +16,7 @@ import { failedPrecondition, invalidArgument, notFound, permissionDenied } from 
 import type { SecretBox } from "../../platform/secrets/secret-box.ts";
 import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
 import { proveCurrentPassword } from "./credential-check.ts";
-import { parseEmail } from "./email.ts";
+import { parseEmail } from "../../platform/email-address.ts";
 import { changeMfa, isMfaChange, type MfaChange, type MfaReveal } from "./mfa-enrollment.ts";
 import { hashPassword } from "./password-hash.ts";
 import { assertPasswordAllowed } from "./password-policy.ts";

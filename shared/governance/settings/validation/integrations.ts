@@ -4,7 +4,7 @@ import type { AiSetting, AppImSetting, EmailSetting, MonitoringSetting, SsoGroup
 import { WORKSPACE } from "../../../identity/iam/authorize.ts";
 import { parseResourceName } from "../../../platform/names.ts";
 import { parseIdpName } from "../../../identity/sso/identity-providers.ts";
-import { parseEmail } from "../../../identity/user/email.ts";
+import { parseEmail } from "../../../platform/email-address.ts";
 import type { ValidationContext } from "../setting-catalog.ts";
 import { checkHttpUrl, checkRange, checkUnique, fieldError, requireEnum, requireText } from "./checks.ts";
 
