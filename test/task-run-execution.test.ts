@@ -17,7 +17,7 @@ import { addJob } from "../shared/platform/jobs/jobs.store.ts";
 import { createDb, type Db } from "../shared/platform/db.ts";
 import { TASK_RUN_LOCK_CLASS } from "../shared/platform/locks.ts";
 import { createMetrics, type Metrics } from "../shared/platform/metrics.ts";
-import { createRollout } from "../shared/change/rollout/create-rollout.ts";
+import { createRollout } from "../shared/change/pipeline/rollout-creation.ts";
 import { rolloutName } from "../shared/change/rollout/rollout-names.ts";
 import { requestCancel, SUSPENSION_PREFIX } from "../shared/change/task-run/cancel.ts";
 import { recordRunSession } from "../shared/change/task-run/task-run-execution.store.ts";

@@ -14,7 +14,7 @@ import { Code, ConnectError, createClient, type Transport } from "@connectrpc/co
 import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { Issue_Status } from "../shared/gen/svc/v1/issue_service_pb.js";
 import { Rollout_State, RolloutService, type Rollout, type WatchRolloutResponse } from "../shared/gen/svc/v1/rollout_service_pb.js";
-import { createRollout } from "../shared/change/rollout/create-rollout.ts";
+import { createRollout } from "../shared/change/pipeline/rollout-creation.ts";
 import { rolloutName } from "../shared/change/rollout/rollout-names.ts";
 import { createChangeFeed, type ChangeFeed } from "../shared/platform/watch/change-feed.ts";
 import { CHANGE_CHANNEL } from "../shared/platform/watch/change-notice.store.ts";

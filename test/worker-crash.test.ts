@@ -12,7 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "slonik";
 import { z } from "zod";
-import { createRollout } from "../shared/change/rollout/create-rollout.ts";
+import { createRollout } from "../shared/change/pipeline/rollout-creation.ts";
 import { rolloutName } from "../shared/change/rollout/rollout-names.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { createInstanceOk, createPgTarget, eventually, pgAdminSource } from "./helpers/instances.ts";

@@ -8,6 +8,8 @@ export { commentName, issueName, parseCommentName, parseIssueName } from "./issu
 export { updateIssuesStatus } from "./issue/issue-status.ts";
 export { findLiveIssueOfPlan, type IssueFields, type IssueRow, issuesAndRolloutsOfPlans, type IssueStatus } from "./issue/issue.store.ts";
 export { createIssue, getIssue, updateIssue } from "./issue/issues.ts";
+export { type PipelineEvent, type PipelineEventName, type PipelineSubscriber, subscribeToPipeline } from "./pipeline/events.ts";
+export { createRollout } from "./pipeline/rollout-creation.ts";
 export { type CheckResult, countByStatus } from "./plan-check/check-result.ts";
 export { type CheckRunRow, latestRuns, listRuns } from "./plan-check/check-run.store.ts";
 export { cancelCheckRun, checkRunName, getCheckRun, parseCheckRunName, startCheckRun } from "./plan-check/check-runs.ts";
@@ -28,7 +30,6 @@ export { listRevisionPage } from "./revision/revision-list.ts";
 export { parseRevisionName, revisionName } from "./revision/revision-names.ts";
 export type { RevisionRow } from "./revision/revision.store.ts";
 export { type BaselineDraft, createBaseline, deleteRevision, getRevision } from "./revision/revisions.ts";
-export { createRollout } from "./rollout/create-rollout.ts";
 export { RolloutFollowUps } from "./rollout/follow-ups.ts";
 export { advanceRollout, pauseRollout, resumeRollout, runTasks, skipTasks } from "./rollout/rollout-actions.ts";
 export { cancelRollout, cancelTaskRuns } from "./rollout/rollout-cancel.ts";

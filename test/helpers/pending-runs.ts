@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { createDb } from "../../shared/platform/db.ts";
 import { createMetrics } from "../../shared/platform/metrics.ts";
-import { createRollout } from "../../shared/change/rollout/create-rollout.ts";
+import { createRollout } from "../../shared/change/pipeline/rollout-creation.ts";
 import { rolloutName } from "../../shared/change/rollout/rollout-names.ts";
 import { startWorker } from "../../worker/worker.ts";
 import { startTestApp, type TestApp } from "./app.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { createDb, type Db } from "../../shared/platform/db.ts";
 import { createMetrics } from "../../shared/platform/metrics.ts";
-import { createRollout } from "../../shared/change/rollout/create-rollout.ts";
+import { createRollout } from "../../shared/change/pipeline/rollout-creation.ts";
 import { rolloutName } from "../../shared/change/rollout/rollout-names.ts";
 import { startWorker, type Worker } from "../../worker/worker.ts";
 import { startTestApp, type TestApp } from "./app.ts";

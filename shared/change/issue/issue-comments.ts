@@ -8,6 +8,7 @@ import { failedPrecondition, invalidArgument, notFound, permissionDenied } from 
 import { noticeChange } from "../../platform/watch/change-notice.store.ts";
 import { findComment, insertComment, listComments, updateCommentText, type CommentRow } from "./issue-comment.store.ts";
 import { commentName, issueName, type CommentRef, type IssueRef } from "./issue-names.ts";
+import { issueCommented } from "../pipeline/issues.ts";
 import { getIssue } from "./issues.ts";
 
 const MAX_COMMENT_LENGTH = 64 * 1024;
@@ -29,9 +30,10 @@ export async function listCommentPage(db: CommonQueryMethods, ref: IssueRef, req
 }
 
 export async function createComment(tx: CommonQueryMethods, ref: IssueRef, text: string, creator: string): Promise<CommentRow> {
-  await getIssue(tx, ref);
+  const issue = await getIssue(tx, ref);
   const row = await insertComment(tx, ref, { type: "COMMENT", comment: checkedText(text), event: undefined, creator });
   await noticeChange(tx, issueName(ref));
+  await issueCommented(tx, issue, row);
   return row;
 }
 

@@ -1,9 +1,8 @@
-// Issue status (contract §11.1): OPEN on creation; DONE when its rollout is
-// DONE (the server's move, final); CANCELED by BatchUpdateIssuesStatus, which
-// cancels a rollout not started or paused and is refused while a task run is
-// RUNNING; OPEN again from CANCELED.
+// Issue status as people set it (contract §11.1): CANCELED by
+// BatchUpdateIssuesStatus, which cancels a rollout not started or paused and
+// is refused while a task run is RUNNING; OPEN again from CANCELED. (OPEN on
+// creation; DONE, final, is the pipeline's move when the rollout is DONE.)
 import type { CommonQueryMethods } from "slonik";
-import { SYSTEM_ACTOR } from "../../governance/audit/actions.ts";
 import type { CallAudit } from "../../governance/audit/call-audit.ts";
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
 import { planName } from "../plan/plan-names.ts";
@@ -13,12 +12,6 @@ import { cancelIdleRollout } from "../rollout/rollout-cancel.ts";
 import { addIssueEvent } from "./issue-events.ts";
 import { issueName, parseIssueName, type IssueRef } from "./issue-names.ts";
 import { findIssue, findLiveIssueOfPlan, transitionIssueStatus, type IssueRow, type IssueStatus } from "./issue.store.ts";
-
-/** The issue's rollout is DONE: OPEN → DONE (nothing changes for an issue no longer OPEN). */
-export async function markIssueDone(tx: CommonQueryMethods, ref: IssueRef): Promise<void> {
-  const done = await transitionIssueStatus(tx, ref, { from: ["OPEN"], to: "DONE" });
-  if (done) await addIssueEvent(tx, ref, { kind: "STATUS_CHANGED", from: "OPEN", to: "DONE" }, SYSTEM_ACTOR);
-}
 
 export interface StatusChange {
   projectId: string;

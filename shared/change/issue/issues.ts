@@ -1,7 +1,6 @@
 // Issues (contract §11.1): opening one for a plan (idempotent by request id),
 // reading, and editing title, description and labels by mask.
 import type { CommonQueryMethods } from "slonik";
-import { startApproval } from "../approval/approval-flow.ts";
 import type { CallAudit } from "../../governance/audit/call-audit.ts";
 import { requirePermission } from "../../identity/iam/authorize.ts";
 import type { IamSubject } from "../../identity/iam/members.ts";
@@ -14,6 +13,7 @@ import { activeProject, projectName } from "../../inventory/project/projects.ts"
 import { rolloutName } from "../rollout/rollout-names.ts";
 import { findRolloutByPlan } from "../rollout/rollout.store.ts";
 import { noticeChange } from "../../platform/watch/change-notice.store.ts";
+import { issueOpened } from "../pipeline/issues.ts";
 import { issueName, type IssueRef } from "./issue-names.ts";
 import {
   findIssue,
@@ -84,7 +84,7 @@ export async function createIssue(audit: CallAudit, issue: NewIssue): Promise<Is
   if (!created) throw alreadyExists(`plan "${issue.plan}" already has an issue`);
   audit.resource = issueName(created);
   await noticeChange(tx, issueName(created));
-  return row ? startApproval(tx, created, plan) : created;
+  return row ? issueOpened(tx, created, plan) : created;
 }
 
 /** A plan has at most one OPEN or DONE issue, and a plan with a rollout gets no new one. */

@@ -3,10 +3,10 @@
 // FAILED when a target could not be checked or the limit passed; a run
 // cancelled or superseded meanwhile is left as it is (its results dropped).
 import type { CommonQueryMethods } from "slonik";
-import { afterPlanChecks } from "../approval/approval-flow.ts";
 import { formatDuration } from "../../platform/duration.ts";
 import type { Logger } from "../../platform/logger.ts";
 import type { Metrics } from "../../platform/metrics.ts";
+import { checksFinished } from "../pipeline/checks.ts";
 import { findPlan } from "../plan/plan.store.ts";
 import { effectiveRules } from "../review/review.ts";
 import type { SettingReader } from "../../governance/settings/setting-cache.ts";
@@ -56,7 +56,7 @@ async function finishAndApprove(db: CommonQueryMethods, run: CheckRunRow, status
   return db.transaction(async (tx) => {
     await findPlan(tx, run.projectId, run.planId, true);
     const finished = await finishRun(tx, run.id, status, outcome.results, outcome.failure ?? "");
-    if (finished) await afterPlanChecks(tx, { projectId: run.projectId, id: run.planId });
+    if (finished) await checksFinished(tx, { projectId: run.projectId, id: run.planId });
     return finished;
   });
 }

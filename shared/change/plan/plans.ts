@@ -9,11 +9,10 @@ import type { IamSubject } from "../../identity/iam/members.ts";
 import { maskFields } from "../../platform/list/update-mask.ts";
 import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
 import { RESOURCE_ID_PATTERN, checkRequestId } from "../../platform/names.ts";
-import { resetApproval } from "../approval/approval-flow.ts";
-import { startCheckRun } from "../plan-check/check-runs.ts";
 import { activeProject, projectName } from "../../inventory/project/projects.ts";
 import { rolloutName } from "../rollout/rollout-names.ts";
 import { findRolloutByPlan } from "../rollout/rollout.store.ts";
+import { planCreated, planSpecsChanged } from "../pipeline/checks.ts";
 import { planName, type PlanRef } from "./plan-names.ts";
 import { checkedSpecs, type SpecInput } from "./plan-specs.ts";
 import { findPlan, findPlanByRequest, insertPlan, markPlanDeleted, updatePlan as updateRow, type PlanRow } from "./plan.store.ts";
@@ -64,7 +63,7 @@ export async function createPlan(audit: CallAudit, plan: NewPlan): Promise<PlanR
   });
   if (!row) return conflictingCreate(tx, plan);
   audit.resource = planName(row);
-  await startCheckRun(tx, row.projectId, row.id);
+  await planCreated(tx, row);
   return row;
 }
 
@@ -101,10 +100,7 @@ export async function updatePlan(tx: CommonQueryMethods, caller: IamSubject & { 
     description: fields.has("description") ? update.draft.description : current.description,
     specs,
   });
-  if (fields.has("specs")) {
-    await startCheckRun(tx, current.projectId, current.id);
-    await resetApproval(tx, current, caller.name);
-  }
+  if (fields.has("specs")) await planSpecsChanged(tx, current, caller.name);
   return updated;
 }
 

@@ -13,7 +13,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "../../platform/db.ts";
 import type { Logger } from "../../platform/logger.ts";
-import { followUpRollout } from "./progress.ts";
+import { followUpRollout } from "../pipeline/progress.ts";
 import type { RolloutRef } from "./rollout-names.ts";
 import { announceRunChange } from "./task-run-lifecycle.ts";
 

@@ -7,7 +7,7 @@ import type { CommonQueryMethods } from "slonik";
 import { failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
 import type { SettingReader } from "../../governance/settings/setting-cache.ts";
 import { emergencyPauseReason } from "../task-run/emergency-pause.ts";
-import { refreshRollout, startStage } from "./progress.ts";
+import { refreshRollout, startStage } from "../pipeline/progress.ts";
 import { parseStageName, parseTaskName, rolloutName, stageName, taskName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout, findStages, setRolloutState, type RolloutRow } from "./rollout.store.ts";
 import { createRuns, enqueueTaskRuns } from "./run-creation.ts";

@@ -4,7 +4,7 @@
 import type { CommonQueryMethods } from "slonik";
 import { failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
 import { requestCancel } from "../task-run/cancel.ts";
-import { refreshRollout } from "./progress.ts";
+import { refreshRollout } from "../pipeline/progress.ts";
 import { lockRollout } from "./rollout-actions.ts";
 import { parseTaskName, parseTaskRunName, rolloutName, type RolloutRef } from "./rollout-names.ts";
 import { setRolloutState } from "./rollout.store.ts";

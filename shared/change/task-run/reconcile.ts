@@ -35,7 +35,7 @@ import { countSettled, writeSettlement } from "./settle-run.ts";
 import { runningRunIds } from "./start-gate.store.ts";
 import { dropOrphanedRunJobs, findLostRun, findStrandedRuns, type LostRun } from "./task-run-execution.store.ts";
 import { nextUnloggedStatement } from "./task-run-log.store.ts";
-import { followUpRollout } from "../rollout/progress.ts";
+import { followUpRollout } from "../pipeline/progress.ts";
 import { runningRollouts } from "../rollout/rollout.store.ts";
 
 export interface ReconcileDeps {

@@ -1,39 +1,35 @@
 // How a rollout moves on (contract §12.2, §12.3, §18.7): stage states follow
-// their tasks, the rollout's state follows its stages, the next stage of an
-// AUTOMATIC environment starts by itself when everything before it is DONE or
-// SKIPPED, and the issue is DONE when the rollout is. Every change to a task
-// ends with refreshRollout, in the same transaction.
+// their tasks, the rollout's state follows its stages (stage-rules.ts), the
+// next stage of an AUTOMATIC environment starts by itself when everything
+// before it is DONE or SKIPPED, ready tasks get their runs, and the issue is
+// DONE when the rollout is. Every change to a task ends with refreshRollout,
+// in the same transaction. Events: rollout.stageStarted, rollout.done,
+// rollout.failed.
 import type { CommonQueryMethods, DatabasePool } from "slonik";
-import { markIssueDone } from "../issue/issue-status.ts";
-import { addIssueEvent } from "../issue/issue-events.ts";
-import { issueName } from "../issue/issue-names.ts";
-import { storedSettings } from "../../governance/settings/setting-cache.ts";
+import { SYSTEM_ACTOR } from "../../governance/audit/actions.ts";
 import { readEnvironments } from "../../governance/settings/environments.ts";
+import { storedSettings } from "../../governance/settings/setting-cache.ts";
 import { noticeChange } from "../../platform/watch/change-notice.store.ts";
-import { rolloutName, stageName, type RolloutRef } from "./rollout-names.ts";
-import {
-  findRollout,
-  findRolloutProgress,
-  setRolloutState,
-  setStageState,
-  type RolloutRow,
-  type RolloutState,
-  type StageRow,
-  type StageState,
-} from "./rollout.store.ts";
-import { findTasks, stageGoesOn, type TaskState } from "./task.store.ts";
-import { createRuns } from "./run-creation.ts";
-import { announceRunChange } from "./task-run-lifecycle.ts";
-
-const FINISHED: ReadonlySet<string> = new Set(["DONE", "SKIPPED"]);
-const ACTIVE: ReadonlySet<string> = new Set(["PENDING", "RUNNING"]);
+import { addIssueEvent } from "../issue/issue-events.ts";
+import { issueName, type IssueRef } from "../issue/issue-names.ts";
+import { transitionIssueStatus } from "../issue/issue.store.ts";
+import { rolloutName, stageName, type RolloutRef } from "../rollout/rollout-names.ts";
+import { findRollout, findRolloutProgress, setRolloutState, setStageState, type RolloutRow, type RolloutState, type StageRow } from "../rollout/rollout.store.ts";
+import { createRuns } from "../rollout/run-creation.ts";
+import { announceRunChange } from "../rollout/task-run-lifecycle.ts";
+import { findTasks, stageGoesOn } from "../rollout/task.store.ts";
+import { rolloutSubject } from "./event-subjects.ts";
+import { emit } from "./events.ts";
+import { FINISHED, has, nextAutomaticStage, rolloutStateOf, type StageCounts, stageStateIn, startedStages } from "./stage-rules.ts";
 
 /** Starts a stage; refreshRollout then gives its ready tasks their runs. */
 export async function startStage(tx: CommonQueryMethods, rollout: RolloutRow, stageId: string, starter: string): Promise<void> {
   await setStageState(tx, rollout, stageId, "RUNNING");
+  const stage = stageName(rollout, stageId);
   if (rollout.issueId) {
-    await addIssueEvent(tx, { projectId: rollout.projectId, issueId: rollout.issueId }, { kind: "STAGE_STARTED", stage: stageName(rollout, stageId) }, starter, "");
+    await addIssueEvent(tx, { projectId: rollout.projectId, issueId: rollout.issueId }, { kind: "STAGE_STARTED", stage }, starter, "");
   }
+  await emit(tx, { ...rolloutSubject(rollout, stage, starter), event: "rollout.stageStarted", detail: { environment: `environments/${stageId}` } });
 }
 
 /**
@@ -88,7 +84,7 @@ export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, ac
       await startStage(tx, rollout, next.id, actor);
       continue;
     }
-    await settleRolloutState(tx, rollout, rolloutStateOf(rollout.state, stages, [...counts.values()]));
+    await settleRolloutState(tx, rollout, rolloutStateOf(rollout.state, stages, [...counts.values()]), actor);
     return;
   }
 }
@@ -98,21 +94,22 @@ async function automaticEnvironments(db: CommonQueryMethods): Promise<Set<string
   return new Set(environments.filter((e) => e.rolloutPolicy === "AUTOMATIC").map((e) => e.id));
 }
 
-function stageStateIn(rollout: RolloutRow, stage: StageRow, counts: StageCounts): StageState {
-  return rollout.state === "CANCELED" && !FINISHED.has(stage.state) ? "CANCELED" : stageStateOf(stage, counts.get(stage.id));
-}
-
-function startedStages(stages: readonly StageRow[]): string[] {
-  return stages.filter((s) => s.state !== "NOT_STARTED" && s.state !== "SKIPPED").map((s) => s.id);
-}
-
-async function settleRolloutState(tx: CommonQueryMethods, rollout: RolloutRow, state: RolloutState): Promise<void> {
+async function settleRolloutState(tx: CommonQueryMethods, rollout: RolloutRow, state: RolloutState, actor: string): Promise<void> {
   if (state !== rollout.state) {
     await setRolloutState(tx, rollout, state);
-    if (state === "DONE" && rollout.issueId) await markIssueDone(tx, { projectId: rollout.projectId, issueId: rollout.issueId });
+    if (state === "DONE" && rollout.issueId) await finishIssue(tx, { projectId: rollout.projectId, issueId: rollout.issueId });
+    if (state === "DONE" || state === "FAILED") {
+      await emit(tx, { ...rolloutSubject(rollout, rolloutName(rollout), actor), event: state === "DONE" ? "rollout.done" : "rollout.failed", detail: {} });
+    }
   }
   await noticeChange(tx, rolloutName(rollout));
   if (rollout.issueId) await noticeChange(tx, issueName({ projectId: rollout.projectId, issueId: rollout.issueId }));
+}
+
+/** The issue's rollout is DONE: OPEN → DONE, final (nothing changes for an issue no longer OPEN). */
+async function finishIssue(tx: CommonQueryMethods, ref: IssueRef): Promise<void> {
+  const done = await transitionIssueStatus(tx, ref, { from: ["OPEN"], to: "DONE" });
+  if (done) await addIssueEvent(tx, ref, { kind: "STATUS_CHANGED", from: "OPEN", to: "DONE" }, SYSTEM_ACTOR);
 }
 
 /**
@@ -135,43 +132,3 @@ async function startReadyTasks(tx: CommonQueryMethods, rollout: RolloutRow, stag
   await createRuns(tx, rollout, ready, actor);
   return true;
 }
-
-type StateCounts = ReadonlyMap<TaskState, number>;
-type StageCounts = ReadonlyMap<string, StateCounts>;
-
-function has(counts: StateCounts | undefined, states: ReadonlySet<string> | string): boolean {
-  for (const [state, count] of counts ?? []) if (count > 0 && (typeof states === "string" ? state === states : states.has(state))) return true;
-  return false;
-}
-
-function only(counts: StateCounts | undefined, states: ReadonlySet<string> | string): boolean {
-  for (const [state, count] of counts ?? []) if (count > 0 && !(typeof states === "string" ? state === states : states.has(state))) return false;
-  return true;
-}
-
-function stageStateOf(stage: StageRow, counts: StateCounts | undefined): StageState {
-  if (has(counts, "SKIPPED") && only(counts, "SKIPPED")) return "SKIPPED";
-  if (stage.state === "NOT_STARTED") return "NOT_STARTED";
-  if (only(counts, FINISHED)) return "DONE";
-  if (has(counts, ACTIVE)) return "RUNNING";
-  if (has(counts, "FAILED")) return "FAILED";
-  if (has(counts, "CANCELED")) return "CANCELED";
-  return "RUNNING";
-}
-
-/** The first NOT_STARTED stage after finished ones, when its environment's policy is AUTOMATIC. */
-function nextAutomaticStage(stages: readonly StageRow[], automatic: ReadonlySet<string>): StageRow | undefined {
-  const next = stages.find((s) => !FINISHED.has(s.state));
-  return next?.state === "NOT_STARTED" && automatic.has(next.id) ? next : undefined;
-}
-
-function rolloutStateOf(current: RolloutState, stages: readonly StageRow[], counts: readonly StateCounts[]): RolloutState {
-  if (current === "CANCELED") return "CANCELED";
-  if (stages.every((s) => FINISHED.has(s.state))) return "DONE";
-  // Once a stage has started the rollout stays RUNNING until every stage is DONE or SKIPPED (§18.7).
-  if (current === "NOT_STARTED" && stages.every((s) => s.state === "NOT_STARTED" || s.state === "SKIPPED")) return "NOT_STARTED";
-  if (current === "PAUSED") return "PAUSED";
-  const failed = counts.some((c) => has(c, "FAILED")) && !counts.some((c) => has(c, ACTIVE));
-  return failed ? "FAILED" : "RUNNING";
-}
-

@@ -7,15 +7,15 @@ import { createHash } from "node:crypto";
 import type { CommonQueryMethods } from "slonik";
 import { parseDatabaseName } from "../../inventory/database/database-name.ts";
 import { alreadyExists } from "../../platform/errors.ts";
-import type { PlanSpec } from "../plan/plan-specs.ts";
-import { getPlan } from "../plan/plan-reads.ts";
-import { planName } from "../plan/plan-names.ts";
-import { storedSettings } from "../../governance/settings/setting-cache.ts";
 import { readEnvironments } from "../../governance/settings/environments.ts";
+import { storedSettings } from "../../governance/settings/setting-cache.ts";
+import { planName } from "../plan/plan-names.ts";
+import { getPlan } from "../plan/plan-reads.ts";
+import type { PlanSpec } from "../plan/plan-specs.ts";
+import { NO_ENVIRONMENT_STAGE } from "../rollout/rollout-names.ts";
+import { findRollout, insertRollout, insertStages, type RolloutRow } from "../rollout/rollout.store.ts";
+import { insertTasks, targetEnvironments, type NewTask } from "../rollout/task.store.ts";
 import { refreshRollout } from "./progress.ts";
-import { NO_ENVIRONMENT_STAGE } from "./rollout-names.ts";
-import { findRollout, insertRollout, insertStages, type RolloutRow } from "./rollout.store.ts";
-import { insertTasks, targetEnvironments, type NewTask } from "./task.store.ts";
 
 export interface NewRollout {
   projectId: string;

@@ -1,0 +1,61 @@
+// The events of the change pipeline (contract §16.2). Each transition that
+// other capabilities may react to emits its event in the transaction that
+// makes the change; every subscriber is called in that same transaction, so
+// what it writes (a notification's delivery job) commits or rolls back with
+// the change. A subscriber must only write through `tx` and must not call
+// out of the process: an error it throws fails the change.
+import type { CommonQueryMethods } from "slonik";
+
+/** Each event's facts beside the common fields. */
+export interface PipelineEventDetails {
+  "issue.created": { plan: string };
+  /** The step whose role holders are asked, 0-based, and its roles. */
+  "issue.approvalRequested": { step: number; roles: string[] };
+  "issue.approved": { step: number };
+  "issue.rejected": { step: number; comment: string };
+  /** The comment's name. */
+  "issue.commented": { comment: string };
+  /** The stage's environment (environments/<id>, or environments/- for targets without one). */
+  "rollout.stageStarted": { environment: string };
+  "taskRun.failed": { error: string; detail: string };
+  "rollout.done": Record<string, never>;
+  "rollout.failed": Record<string, never>;
+}
+
+export type PipelineEventName = keyof PipelineEventDetails;
+
+interface EventBase<Name extends PipelineEventName> {
+  event: Name;
+  /** users/<login_id> of who caused it, or "system" for the server's own moves. */
+  actor: string;
+  /** What the event is about: the issue, the stage, the task run or the rollout. */
+  resource: string;
+  /** The title of the issue (issue events) or of the rollout. */
+  title: string;
+  /** The issue the event belongs to; undefined for a rollout made without one. */
+  issue: string | undefined;
+  detail: PipelineEventDetails[Name];
+}
+
+/** An event as a transition emits it. */
+export type NewPipelineEvent = { [Name in PipelineEventName]: EventBase<Name> }[PipelineEventName];
+
+/** An event as subscribers receive it. */
+export type PipelineEvent = NewPipelineEvent & { time: Date };
+
+export type PipelineSubscriber = (tx: CommonQueryMethods, event: PipelineEvent) => Promise<void>;
+
+const subscribers = new Set<PipelineSubscriber>();
+
+/** Registers a subscriber for every event; answers the function that removes it. */
+export function subscribeToPipeline(subscriber: PipelineSubscriber): () => void {
+  subscribers.add(subscriber);
+  return () => subscribers.delete(subscriber);
+}
+
+/** Calls each subscriber, in the order they registered, within the transaction `tx`. */
+export async function emit(tx: CommonQueryMethods, event: NewPipelineEvent): Promise<void> {
+  if (subscribers.size === 0) return;
+  const sent: PipelineEvent = { ...event, time: new Date() };
+  for (const subscriber of [...subscribers]) await subscriber(tx, sent);
+}
