@@ -6,6 +6,9 @@ import { randomUUID } from "node:crypto";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { type ChangeFeed, type Config, type Db, type Logger, type Metrics, type SecretBox, trustedProxyList } from "../shared/platform/index.ts";
 import { createAuditMirror, type SettingReader, withExternalUrlFlag } from "../shared/governance/index.ts";
+import { identitySettingRules } from "../shared/identity/index.ts";
+import { inventorySettingRules } from "../shared/inventory/index.ts";
+import { changeSettingRules } from "../shared/change/index.ts";
 import { registerClientIp } from "./client-ip.ts";
 import { registerOpenApi } from "./openapi/openapi.ts";
 import { registerDebugRoutes } from "./ops/debug.ts";
@@ -160,7 +163,13 @@ export function svcServices(deps: AppDeps): ServiceRegistration[] {
     releaseService({ db: deps.db, settings, secrets: deps.secrets }),
     revisionService({ db: deps.db }),
     rolloutService({ db: deps.db, settings, changes: deps.changes }),
-    settingService({ db: deps.db, settings, secrets: deps.secrets, externalUrl: deps.config.externalUrl }),
+    settingService({
+      db: deps.db,
+      settings,
+      secrets: deps.secrets,
+      externalUrl: deps.config.externalUrl,
+      rules: [...identitySettingRules(), ...inventorySettingRules(), ...changeSettingRules()],
+    }),
     auditLogService({ db: deps.db }),
     roleService({ db: deps.db }),
     identityProviderService({ db: deps.db, settings, secrets: deps.secrets }),

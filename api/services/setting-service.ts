@@ -3,7 +3,6 @@
 import { create, type Message } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { SettingService, SettingValueSchema, type Setting, SettingSchema } from "../../shared/gen/svc/v1/setting_service_pb.js";
-import { findCanonicalRole } from "../../shared/identity/index.ts";
 import { type Db, invalidArgument, type SecretBox } from "../../shared/platform/index.ts";
 import {
   effectiveValue,
@@ -16,6 +15,7 @@ import {
   settingNamed,
   type SettingReader,
   type SettingRow,
+  type SettingRules,
   SETTINGS,
   updateSetting,
 } from "../../shared/governance/index.ts";
@@ -30,6 +30,8 @@ export interface SettingDeps {
   secrets: SecretBox;
   /** --external-url, which wins over the stored WORKSPACE_PROFILE.external_url. */
   externalUrl: string | undefined;
+  /** What the capabilities add to settings' writes (their checks and reactions). */
+  rules: SettingRules;
 }
 
 export function settingService(deps: SettingDeps) {
@@ -71,7 +73,7 @@ export function settingService(deps: SettingDeps) {
           updater: callerOf(context).name,
           externalUrlFlag: deps.externalUrl,
           logger: requestFacts(context.values).logger,
-          canonicalRole: (role) => findCanonicalRole(audit.tx, role),
+          rules: deps.rules,
         },
         { kind, value: written?.value ?? create(kind.schema), paths: req.updateMask?.paths ?? [], etag: req.etag || req.setting?.etag || "" },
       );

@@ -39,7 +39,7 @@ export { type IamSubject, userMember } from "./iam/members.ts";
 export { isPermission, type Permission, permissionScope } from "./iam/permissions.ts";
 export { type BindingInput, findCanonicalRole } from "./iam/policy-validation.ts";
 export { listRoles } from "./iam/role-list.ts";
-export { getRole, parseRoleName, type RoleInfo, roleName } from "./iam/roles.ts";
+export { getRole, mayApprove, parseRoleName, type RoleInfo, roleName } from "./iam/roles.ts";
 export { setIamPolicy } from "./iam/set-iam-policy.ts";
 export type { ScimCall, ScimStore } from "./scim/scim-audit.ts";
 export { ScimError, type ScimType } from "./scim/scim-error.ts";
@@ -49,6 +49,7 @@ export { listResponse, parseListQuery, parseProjection, type QueryParameters } f
 export { resourceTypes, schemas, SCIM_SCHEMA, serviceProviderConfig } from "./scim/scim-schemas.ts";
 export { directoryAccess } from "./scim/scim-token.ts";
 export { createScimUser, deleteScimUser, getScimUser, patchScimUser, replaceScimUser, searchScimUsers } from "./scim/scim-users.ts";
+export { identitySettingRules } from "./setting-rules.ts";
 export {
   createIdentityProvider,
   deleteIdentityProvider,

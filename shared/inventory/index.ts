@@ -38,3 +38,4 @@ export {
   updateProject,
 } from "./project/projects.ts";
 export { seedQuickStart } from "./sample/sample.ts";
+export { inventorySettingRules } from "./setting-rules.ts";

@@ -1,18 +1,19 @@
 // UpdateSetting (contract §7.1): under the setting's row lock, the masked
 // fields of the written payload replace the effective value's, credentials
 // are sealed (and kept when the write leaves them out), the setting's own
-// adjustments apply (its beforeSave), the result is validated as a whole and
-// stored, and what the setting drives follows in the same transaction (its
-// afterSave). The audit detail lists each changed field with its old and new
-// value as clients see them (credentials only as flags), and what afterSave
-// found.
+// hooks and then the rules other capabilities add (setting-rules.ts) adjust
+// the result (beforeSave), check it as a whole (validate), and, once it is
+// stored, act on it in the same transaction (afterSave). The audit detail
+// lists each changed field with its old and new value as clients see them
+// (credentials only as flags), and what afterSave found.
 import { clone, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { reflect } from "@bufbuild/protobuf/reflect";
 import type { CallAudit } from "../audit/call-audit.ts";
 import { aborted } from "../../platform/errors.ts";
 import type { SecretBox } from "../../platform/secrets/secret-box.ts";
-import { LIST_KEYS, type SaveContext, type SettingKind, type ValidationContext } from "./setting-catalog.ts";
+import { LIST_KEYS, type SettingKind } from "./setting-catalog.ts";
 import { applyMask, parseMaskPaths, type MaskPath } from "./setting-mask.ts";
+import { hooksOf, type SaveContext, type SettingRules } from "./setting-rules.ts";
 import { carryStoredSecrets, dropEmptySecrets, dropOutputOnly, sealWrittenSecrets } from "./setting-secrets.ts";
 import { lockSettingRow, saveSettingValue, type SettingRow } from "./setting.store.ts";
 import { effectiveValue, presentedValue, storedJson } from "./setting-value.ts";
@@ -25,8 +26,10 @@ export interface SettingWrite {
   etag: string;
 }
 
-export interface WriteContext extends ValidationContext, SaveContext {
+export interface WriteContext extends Omit<SaveContext, "tx"> {
   secrets: SecretBox;
+  /** What other capabilities add to settings' writes. */
+  rules: SettingRules;
 }
 
 export async function updateSetting(audit: CallAudit, context: WriteContext, write: SettingWrite): Promise<SettingRow> {
@@ -36,10 +39,13 @@ export async function updateSetting(audit: CallAudit, context: WriteContext, wri
   if (write.etag && write.etag !== row.etag) throw aborted(`settings/${kind.name} changed since it was read (etag mismatch); read it again`);
   const current = effectiveValue(kind, row.value);
   const next = mergeWrite(kind, current, write.value, paths, context.secrets);
-  await kind.beforeSave?.(current, next, context, audit.tx);
-  await kind.validate(next, context);
+  const save: SaveContext = { tx: audit.tx, updater: context.updater, externalUrlFlag: context.externalUrlFlag, logger: context.logger };
+  const hooks = hooksOf(kind.name, kind.hooks, context.rules);
+  for (const hook of hooks) await hook.beforeSave?.(current, next, save);
+  for (const hook of hooks) await hook.validate?.(next, save);
   const saved = await saveSettingValue(audit.tx, kind.name, storedJson(kind, next), context.updater);
-  const found = await kind.afterSave?.(current, next, audit.tx, context);
+  let found: Record<string, unknown> = {};
+  for (const hook of hooks) found = { ...found, ...(await hook.afterSave?.(current, next, save)) };
   audit.resource = `settings/${kind.name}`;
   audit.detail = { changes: changedFields(kind, current, next), ...found };
   return saved;

@@ -2,7 +2,6 @@
 // (contract §7.2) with durations in milliseconds; `undefined` means unlimited.
 import { parseDuration } from "../../platform/duration.ts";
 import type { WorkspaceProfileSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
-import { identityDomainsOf } from "../../identity/user/identity-domain-rule.ts";
 import type { SettingReader } from "./setting-cache.ts";
 import { settingKind } from "./setting-catalog.ts";
 import { effectiveValue } from "./setting-value.ts";
@@ -73,8 +72,13 @@ function buildProfile(stored: Record<string, unknown>): WorkspaceProfile {
       passwordRotationMs: durationMs(restriction.passwordRotation),
     },
     disallowSelfApprovalDefault: value.disallowSelfApprovalDefault!,
-    domains: identityDomainsOf(value).domains,
+    domains: workspaceDomains(value),
   };
+}
+
+/** WORKSPACE_PROFILE.domains as addresses are compared with them: trimmed, lower-case. */
+export function workspaceDomains(profile: WorkspaceProfileSetting): string[] {
+  return profile.domains.map((domain) => domain.trim().toLowerCase());
 }
 
 export type SignInOptions = Pick<

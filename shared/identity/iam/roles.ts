@@ -24,6 +24,11 @@ export function roleName(id: string): string {
   return `${ROLE_PREFIX}${id}`;
 }
 
+/** False for a predefined role that never counts as an approver (§6.2); custom roles may approve. */
+export function mayApprove(roleName: string): boolean {
+  return predefinedRole(roleName.slice(ROLE_PREFIX.length))?.canApprove !== false;
+}
+
 /** The id of a well-formed roles/<id>; anything else → invalid_argument naming the field. */
 export function parseRoleName(name: string, field: string): string {
   const id = name.startsWith(ROLE_PREFIX) ? name.slice(ROLE_PREFIX.length) : "";

@@ -5,6 +5,7 @@
 // domain of its own and must be listed, as in the reference system.
 // identity-domain.store.ts states the same rule in SQL.
 import type { WorkspaceProfileSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
+import { workspaceDomains } from "../../governance/index.ts";
 import { isEmailAddress } from "../../platform/email-address.ts";
 
 export interface IdentityDomains {
@@ -14,7 +15,7 @@ export interface IdentityDomains {
 }
 
 export function identityDomainsOf(profile: WorkspaceProfileSetting): IdentityDomains {
-  return { enforced: profile.enforceIdentityDomain ?? false, domains: profile.domains.map((domain) => domain.trim().toLowerCase()) };
+  return { enforced: profile.enforceIdentityDomain ?? false, domains: workspaceDomains(profile) };
 }
 
 /** True when the address's domain (after its last "@") is one of `domains`. */

@@ -1,7 +1,7 @@
-// ENVIRONMENT (contract §7.7): the environments in promotion order.
+// ENVIRONMENT (contract §7.7): the environments in promotion order. What a
+// review rule's type and payload mean is checked by the review's own rule
+// (changeSettingRules).
 import type { EnvironmentSetting } from "../../../gen/svc/v1/setting_operations_pb.js";
-import { invalidArgument } from "../../../platform/errors.ts";
-import { ruleProblem } from "../../../change/review/review.ts";
 import { checkId, checkUnique, fieldError, requireEnum } from "./checks.ts";
 
 const P = "environment.environments";
@@ -17,8 +17,6 @@ export function validateEnvironments(value: EnvironmentSetting): void {
     for (const [j, rule] of (env.sqlReview?.rules ?? []).entries()) {
       if (!rule.type?.trim()) throw fieldError(`${P}[${i}].sqlReview.rules[${j}].type`, "is required");
       requireEnum(rule.level, `${P}[${i}].sqlReview.rules[${j}].level`, "ERROR, WARNING, DISABLED");
-      const problem = ruleProblem({ type: rule.type, payload: rule.payload });
-      if (problem) throw invalidArgument(`${P}[${i}].sqlReview.rules[${j}].${problem}`);
     }
     checkUnique(env.sqlReview?.rules ?? [], (rule) => rule.type, (j) => `${P}[${i}].sqlReview.rules[${j}].type`, "the rule type");
   });

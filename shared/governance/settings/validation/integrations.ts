@@ -1,11 +1,7 @@
-// APP_IM, AI, EMAIL, MONITORING and SSO_GROUP_MAPPING (contract §7.4, §7.5,
-// §7.8, §7.11, §7.12).
-import type { AiSetting, AppImSetting, EmailSetting, MonitoringSetting, SsoGroupMappingSetting } from "../../../gen/svc/v1/setting_integrations_pb.js";
-import { WORKSPACE } from "../../../identity/iam/authorize.ts";
-import { parseResourceName } from "../../../platform/names.ts";
-import { parseIdpName } from "../../../identity/sso/identity-providers.ts";
+// APP_IM, AI, EMAIL and MONITORING (contract §7.4, §7.5, §7.8, §7.11).
+// SSO_GROUP_MAPPING names identity providers and roles: identity checks it.
+import type { AiSetting, AppImSetting, EmailSetting, MonitoringSetting } from "../../../gen/svc/v1/setting_integrations_pb.js";
 import { parseEmail } from "../../../platform/email-address.ts";
-import type { ValidationContext } from "../setting-catalog.ts";
 import { checkHttpUrl, checkRange, checkUnique, fieldError, requireEnum, requireText } from "./checks.ts";
 
 // The event names of contract §16.2.
@@ -24,7 +20,6 @@ const NOTIFICATION_EVENTS = [
 ];
 
 const IM_TYPES = "SLACK, FEISHU, WECOM, LARK, DINGTALK, TEAMS, TELEGRAM";
-const PROJECTS = "projects";
 
 export function validateAppIm(value: AppImSetting): void {
   value.settings.forEach((im, i) => requireEnum(im.type, `appIm.settings[${i}].type`, IM_TYPES));
@@ -54,23 +49,4 @@ export function validateMonitoring(value: MonitoringSetting): void {
     });
   });
   checkUnique(value.webhooks, (hook) => hook.url, (i) => `monitoring.webhooks[${i}].url`, "the URL");
-}
-
-/** Idps and scopes must be well-formed names; roles must exist and are stored by their canonical name. */
-export async function validateSsoGroupMapping(value: SsoGroupMappingSetting, context: ValidationContext): Promise<void> {
-  for (const [i, mapping] of value.mappings.entries()) {
-    const path = `ssoGroupMapping.mappings[${i}]`;
-    parseIdpName(requireText(mapping.idp, `${path}.idp`), `${path}.idp`);
-    requireText(mapping.group, `${path}.group`);
-    for (const [j, binding] of mapping.bindings.entries()) {
-      const role = requireText(binding.role, `${path}.bindings[${j}].role`);
-      const name = await context.canonicalRole(role);
-      if (!name) throw fieldError(`${path}.bindings[${j}].role`, `names unknown role "${role}"`);
-      binding.role = name;
-      const scope = requireText(binding.scope, `${path}.bindings[${j}].scope`);
-      if (scope === WORKSPACE) continue;
-      if (!scope.startsWith(`${PROJECTS}/`)) throw fieldError(`${path}.bindings[${j}].scope`, `must be ${WORKSPACE} or ${PROJECTS}/<project_id>, got "${scope}"`);
-      parseResourceName(scope, PROJECTS, `${path}.bindings[${j}].scope`);
-    }
-  }
 }

@@ -1,7 +1,7 @@
 // MAINTENANCE_WINDOW and EMERGENCY_PAUSE (contract §7.9, §7.10).
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import type { EmergencyPauseSetting, MaintenanceWindowSetting } from "../../../gen/svc/v1/setting_operations_pb.js";
-import type { SaveContext } from "../setting-catalog.ts";
+import type { SaveContext } from "../setting-rules.ts";
 import { canonicalDuration, fieldError, requireText } from "./checks.ts";
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;

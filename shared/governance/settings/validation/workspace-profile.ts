@@ -2,7 +2,7 @@
 // external URL that --external-url holds fixed (§15.8).
 import type { WorkspaceProfileSetting } from "../../../gen/svc/v1/setting_workspace_pb.js";
 import { failedPrecondition } from "../../../platform/errors.ts";
-import type { SaveContext } from "../setting-catalog.ts";
+import type { SaveContext } from "../setting-rules.ts";
 import { canonicalDuration, checkHttpUrl, checkRange, fieldError } from "./checks.ts";
 
 const P = "workspaceProfile";

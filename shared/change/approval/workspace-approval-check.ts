@@ -1,16 +1,14 @@
-// WORKSPACE_APPROVAL (contract §7.3): conditions must compile over the
-// variables of a change, steps name roles that exist (stored by their
-// canonical name) and that may approve (§6.2).
-import { conditionProblem } from "../../../change/approval/approval-condition.ts";
-import type { WorkspaceApprovalSetting } from "../../../gen/svc/v1/setting_workspace_pb.js";
-import { predefinedRole } from "../../../identity/iam/predefined-roles.ts";
-import { ROLE_PREFIX } from "../../../identity/iam/roles.ts";
-import type { ValidationContext } from "../setting-catalog.ts";
-import { fieldError, requireEnum } from "./checks.ts";
+// WORKSPACE_APPROVAL's check (contract §7.3), a rule of the setting's write:
+// conditions must compile over the variables of a change, steps name roles
+// that exist (stored by their canonical name) and that may approve (§6.2).
+import type { WorkspaceApprovalSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
+import { fieldError, requireEnum, type SaveContext } from "../../governance/index.ts";
+import { findCanonicalRole, mayApprove } from "../../identity/index.ts";
+import { conditionProblem } from "./approval-condition.ts";
 
 const P = "workspaceApproval.rules";
 
-export async function validateWorkspaceApproval(value: WorkspaceApprovalSetting, context: ValidationContext): Promise<void> {
+export async function validateWorkspaceApproval(value: WorkspaceApprovalSetting, { tx }: SaveContext): Promise<void> {
   for (const [i, rule] of value.rules.entries()) {
     requireEnum(rule.source, `${P}[${i}].source`, "CHANGE_DATABASE");
     const expression = rule.condition?.expression?.trim() ?? "";
@@ -21,9 +19,9 @@ export async function validateWorkspaceApproval(value: WorkspaceApprovalSetting,
       const path = `${P}[${i}].template.steps[${j}].roles`;
       if (step.roles.length === 0) throw fieldError(path, "needs at least one role");
       for (const [k, role] of step.roles.entries()) {
-        const name = await context.canonicalRole(role);
+        const name = await findCanonicalRole(tx, role);
         if (!name) throw fieldError(`${path}[${k}]`, `names unknown role "${role}"`);
-        if (predefinedRole(name.slice(ROLE_PREFIX.length))?.canApprove === false) {
+        if (!mayApprove(name)) {
           throw fieldError(`${path}[${k}]`, `may not name ${name}: it never counts as an approver`);
         }
         step.roles[k] = name;
