@@ -1,4 +1,4 @@
-// REST downloads (docs/architecture.md, "Streamed downloads"): a
+// REST downloads (docs/decisions/0009-streamed-downloads.md): a
 // server-streaming method with a google.api.http binding answers the file
 // itself — Content-Type and Content-Disposition from its first message, the
 // body streamed — through the interceptor chain; an error before the first

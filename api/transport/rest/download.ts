@@ -1,4 +1,4 @@
-// REST downloads (docs/architecture.md, "Streamed downloads"): a
+// REST downloads (docs/decisions/0009-streamed-downloads.md): a
 // server-streaming method with a google.api.http binding is a download. Its
 // response messages carry `bytes content` and, on the first message,
 // `string content_type` and `string filename`. Over REST the response body is
