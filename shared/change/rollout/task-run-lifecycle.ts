@@ -8,6 +8,8 @@ import type { CommonQueryMethods } from "slonik";
 import type { StatementLog } from "../../inventory/engine/target.ts";
 import { addIssueEvent } from "../issue/issue-events.ts";
 import { noticeChange } from "../../platform/watch/change-notice.store.ts";
+import { rolloutSubject } from "../pipeline/event-subjects.ts";
+import { emit } from "../pipeline/events.ts";
 import { rolloutName, taskRunName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout } from "./rollout.store.ts";
 import { createRuns } from "./run-creation.ts";
@@ -64,10 +66,14 @@ function taskEndOf(outcome: RunOutcome): TaskEnd {
   return { state: outcome.state, nextStatement: outcome.nextStatement };
 }
 
-/** A failed task is an event in its issue's history (§11.1). */
+/** A failed task is an event in its issue's history (§11.1), and taskRun.failed. */
 async function recordFailure(tx: CommonQueryMethods, ref: RolloutRef, taskId: number, runId: number, outcome: RunOutcome, actor: string): Promise<void> {
-  const issueId = (await findRollout(tx, ref))?.issueId;
-  if (!issueId) return;
-  const event = { kind: "TASK_FAILED", taskRun: taskRunName(ref, taskId, runId), error: outcome.error ?? "" };
-  await addIssueEvent(tx, { projectId: ref.projectId, issueId }, event, actor, outcome.detail);
+  const rollout = await findRollout(tx, ref);
+  if (!rollout) return;
+  const taskRun = taskRunName(ref, taskId, runId);
+  const error = outcome.error ?? "";
+  if (rollout.issueId) {
+    await addIssueEvent(tx, { projectId: ref.projectId, issueId: rollout.issueId }, { kind: "TASK_FAILED", taskRun, error }, actor, outcome.detail);
+  }
+  await emit(tx, { ...rolloutSubject(rollout, taskRun, actor), event: "taskRun.failed", detail: { error, detail: outcome.detail } });
 }
