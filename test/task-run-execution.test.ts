@@ -20,7 +20,7 @@ import { createMetrics, type Metrics } from "../shared/platform/metrics.ts";
 import { createRollout } from "../shared/change/pipeline/rollout-creation.ts";
 import { rolloutName } from "../shared/change/rollout/rollout-names.ts";
 import { requestCancel, SUSPENSION_PREFIX } from "../shared/change/task-run/cancel.ts";
-import { recordRunSession } from "../shared/change/task-run/task-run-execution.store.ts";
+import { recordRunSession } from "../shared/change/task-run/store/run-execution.store.ts";
 import { startWorker, type Worker } from "../worker/worker.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { connectMysql, createInstanceOk, createPgTarget, eventually, MYSQL, mysqlAdminSource, pgAdminSource, testSecrets, uniqueName } from "./helpers/instances.ts";

@@ -6,7 +6,7 @@ import type { RolloutRef } from "./rollout-names.ts";
 import { taskStateAssignments, type TaskChanges, type TaskState } from "./task.store.ts";
 import { gateFactColumns, gateFactsSource, type GateFacts } from "../task-run/start-gate.store.ts";
 import type { StatementLog } from "../../inventory/engine/target.ts";
-import { logEntriesInsert } from "../task-run/task-run-log.store.ts";
+import { logEntriesInsert } from "../task-run/store/task-run-log.store.ts";
 
 export const TASK_RUN_STATES = ["PENDING", "RUNNING", "DONE", "FAILED", "CANCELED"] as const;
 export type TaskRunState = (typeof TASK_RUN_STATES)[number];

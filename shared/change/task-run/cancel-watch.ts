@@ -8,7 +8,7 @@
 import type { CommonQueryMethods } from "slonik";
 import { listenToChannel } from "../../platform/channel-listener.ts";
 import type { Logger } from "../../platform/logger.ts";
-import { CANCEL_CHANNEL, findCancelReason } from "./cancel.store.ts";
+import { CANCEL_CHANNEL, findCancelReason } from "./store/run-execution.store.ts";
 
 export interface CancelWatch {
   /** Calls `onCancel` once with the reason when the run is asked to stop from now on; answers the function that ends the watch. */

@@ -14,7 +14,7 @@ import { findRollout } from "../rollout/rollout.store.ts";
 import { settleTaskRun } from "../rollout/task-run-lifecycle.ts";
 import { findTaskRun } from "../rollout/task-run.store.ts";
 import { lockTask } from "../rollout/task.store.ts";
-import { noticeCancels, recordCancelReason } from "./cancel.store.ts";
+import { noticeCancels, recordCancelReason } from "./store/run-execution.store.ts";
 
 /** The detail of a run suspended by the emergency pause starts so (§12.7). */
 export const SUSPENSION_PREFIX = "suspended by emergency pause: ";

@@ -19,7 +19,7 @@ import { claimPendingRun } from "../rollout/task-run.store.ts";
 import { enqueueTaskRun } from "../rollout/task-run-lifecycle.ts";
 import { storedSettings, type SettingReader } from "../../governance/settings/setting-cache.ts";
 import { claimWaitReason, settingsGateOfClaim } from "./start-gate.ts";
-import { takeRolloutSlot } from "./task-run-execution.store.ts";
+import { takeRolloutSlot } from "./store/run-dispatch.store.ts";
 
 export type Claim = { kind: "started" } | { kind: "waiting"; reason: string } | { kind: "gone" };
 

@@ -22,14 +22,13 @@ import { releaseGate, type ReleaseGateDecision } from "../revision/revision-gate
 import type { SecretBox } from "../../platform/secrets/secret-box.ts";
 import type { SettingReader } from "../../governance/settings/setting-cache.ts";
 import { isSuspension } from "./cancel.ts";
-import { findCancelReason } from "./cancel.store.ts";
 import type { CancelWatch } from "./cancel-watch.ts";
 import { claimTaskRun } from "./claim-task-run.ts";
 import { doneDetail, failedDetail, stoppedDetail, type ScriptEnd } from "./run-detail.ts";
 import { RunLocks, type ExecutableRun, type LockConnections } from "./run-locks.store.ts";
 import { RunSession } from "./run-session.ts";
 import { countSettled, settleRun } from "./settle-run.ts";
-import { recordRunSession } from "./task-run-execution.store.ts";
+import { findCancelReason, recordRunSession } from "./store/run-execution.store.ts";
 import { TaskRunLogWriter } from "./task-run-log-writer.ts";
 
 export interface ExecutionDeps {

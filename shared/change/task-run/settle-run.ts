@@ -11,7 +11,8 @@ import { withTransaction, type Db } from "../../platform/db.ts";
 import type { Metrics } from "../../platform/metrics.ts";
 import { settleTaskRun, type RunOutcome } from "../rollout/task-run-lifecycle.ts";
 import { recordRevision } from "../revision/revision-gate.ts";
-import { appendRunDetail, dispatchWaitingRuns, targetWaitersDispatch, type RunTarget } from "./task-run-execution.store.ts";
+import { dispatchWaitingRuns, targetWaitersDispatch, type RunTarget } from "./store/run-dispatch.store.ts";
+import { appendRunDetail } from "./store/run-execution.store.ts";
 
 /**
  * Settles a run (see writeSettlement). An end that writes nothing more

@@ -6,7 +6,7 @@
 // applied (§12.6).
 import type { CommonQueryMethods } from "slonik";
 import type { StatementLog } from "../../inventory/engine/target.ts";
-import { insertLogEntries } from "./task-run-log.store.ts";
+import { insertLogEntries } from "./store/task-run-log.store.ts";
 
 const BATCH = 100;
 const BATCH_MS = 1_000;

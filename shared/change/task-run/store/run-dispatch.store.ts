@@ -1,16 +1,16 @@
-// SQL of executing task runs (contract §12.4, §12.6): the target a PENDING
-// run waits for, the rollout's parallel limit, the session a RUNNING run
-// executes in, which waiting runs to dispatch when one ends, and what the
-// reconciler needs to know of runs that lost their worker or their job.
+// SQL of dispatching task runs (contract §12.4, §12.6): a slot of a rollout
+// whose project limits its tasks at once, the jobs of the PENDING runs that
+// waited for an ended run's target database or slot, and the reconciler's
+// reads and clean-up of runs left without a job. They read runs with their
+// tasks, rollouts and projects, and write graphile-worker's jobs (through the
+// platform's job statements, except the clean-up of orphaned jobs).
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import type { TargetSession } from "../../inventory/engine/target.ts";
-import type { ReleaseFileRef } from "../plan/plan-specs.ts";
-import { TASK_RUN_JOB_KEY_PREFIX } from "../../platform/jobs/catalog.ts";
-import { addKeyedJobsSelected, keyedJobsAdding } from "../../platform/jobs/jobs.store.ts";
-import type { JobsOnEnd } from "../rollout/task-run.store.ts";
-import { preparedCommand } from "../../platform/db.ts";
-import { ROLLOUT_SLOT_LOCK_CLASS } from "../../platform/locks.ts";
+import type { ReleaseFileRef } from "../../plan/plan-specs.ts";
+import { TASK_RUN_JOB_KEY_PREFIX } from "../../../platform/jobs/catalog.ts";
+import { addKeyedJobsSelected, keyedJobsAdding } from "../../../platform/jobs/jobs.store.ts";
+import { ROLLOUT_SLOT_LOCK_CLASS } from "../../../platform/locks.ts";
+import type { JobsOnEnd } from "../../rollout/task-run.store.ts";
 
 /** Where a run executes, and what settling it needs. */
 export interface RunTarget {
@@ -23,48 +23,6 @@ export interface RunTarget {
   releaseFile: ReleaseFileRef | undefined;
   creator: string;
 }
-
-const releaseFile = z.object({ release: z.string(), path: z.string(), version: z.string(), sha256: z.string() });
-const session = z.union([
-  z.object({ pid: z.number(), xid: z.string() }),
-  z.object({ pid: z.number(), backendStart: z.string() }),
-  z.object({ threadId: z.number() }),
-]);
-
-const lostRunRow = z
-  .object({
-    id: z.coerce.number(),
-    task_id: z.coerce.number(),
-    project_id: z.string(),
-    rollout_id: z.string(),
-    instance_id: z.string(),
-    database_name: z.string(),
-    release_file: releaseFile.nullable(),
-    creator: z.string(),
-    engine: z.enum(["POSTGRES", "MYSQL"]),
-    statement: z.string(),
-    first_statement: z.number(),
-    backend: session.nullable(),
-    transactional: z.boolean().nullable(),
-  })
-  .transform((r) => ({
-    id: r.id,
-    taskId: r.task_id,
-    projectId: r.project_id,
-    rolloutId: r.rollout_id,
-    instanceId: r.instance_id,
-    databaseName: r.database_name,
-    releaseFile: r.release_file ?? undefined,
-    creator: r.creator,
-    engine: r.engine,
-    statement: r.statement,
-    firstStatement: r.first_statement,
-    session: (r.backend ?? undefined) as TargetSession | undefined,
-    transactional: r.transactional ?? undefined,
-  }));
-
-/** A RUNNING run whose worker is gone. */
-export type LostRun = z.infer<typeof lostRunRow>;
 
 /**
  * In the transaction that claims a run of a rollout whose project limits
@@ -81,24 +39,6 @@ export async function takeRolloutSlot(tx: CommonQueryMethods, runId: number): Pr
       or (select count(*) from task_run x where x.project_id = r.project_id and x.rollout_id = r.rollout_id and x.state = 'RUNNING')
          < p.parallel_tasks_per_rollout as free
     from task_run r join project p on p.id = r.project_id where r.id = ${runId}`);
-}
-
-/**
- * Records the session a RUNNING run executes in, before anything of its
- * script can be applied (§12.6); refuses a run no longer RUNNING (settled by
- * the reconciler once its worker lost the run's lock): its script must not
- * go on.
- */
-export async function recordRunSession(db: CommonQueryMethods, runId: number, target: TargetSession, transactional: boolean): Promise<void> {
-  const result = await db.query(preparedCommand("task_run_execution.record_session")`
-    update task_run set backend = ${sql.jsonb(target)}, transactional = ${transactional}, update_time = now()
-    where id = ${runId} and state = 'RUNNING'`);
-  if (result.rowCount === 0) throw new Error(`task run ${runId} is no longer RUNNING: its script does not go on`);
-}
-
-/** Adds a note to a run's detail (e.g. a revision kept instead of recorded). */
-export async function appendRunDetail(db: CommonQueryMethods, runId: number, note: string): Promise<void> {
-  await db.query(sql.unsafe`update task_run set detail = detail || '; ' || ${note} where id = ${runId}`);
 }
 
 const runId = z.object({ id: z.coerce.number() });
@@ -159,17 +99,6 @@ function targetWaiters(ended: RunTarget) {
     where ${DUE} and r.task_id = any(array(
       select t.id from task t
       where t.instance_id = ${ended.instanceId} and t.database_name = ${ended.databaseName} and t.state in ('PENDING', 'RUNNING')))`;
-}
-
-/** A RUNNING run with what deciding its end needs (call with the run's lock held). */
-export async function findLostRun(db: CommonQueryMethods, id: number): Promise<LostRun | undefined> {
-  return (
-    (await db.maybeOne(sql.type(lostRunRow)`
-      select r.id, r.task_id, r.project_id, r.rollout_id, t.instance_id, t.database_name, t.release_file, r.creator, i.engine,
-        t.statement, r.first_statement, r.backend, r.transactional
-      from task_run r join task t on t.id = r.task_id join instance i on i.id = t.instance_id
-      where r.id = ${id} and r.state = 'RUNNING'`)) ?? undefined
-  );
 }
 
 const stranded = z.object({ id: z.coerce.number(), run_at: z.coerce.date().nullable() });
