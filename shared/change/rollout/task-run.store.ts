@@ -3,7 +3,7 @@
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import type { RolloutRef } from "./rollout-names.ts";
-import { taskStateAssignments, type TaskChanges, type TaskState } from "./task.store.ts";
+import { runTasksUpdate, type TaskChanges, type TaskState } from "./task.store.ts";
 import { gateFactColumns, gateFactsSource, type GateFacts } from "../task-run/start-gate.store.ts";
 import type { StatementLog } from "../../inventory/engine/target.ts";
 import { logEntriesInsert } from "../task-run/store/task-run-log.store.ts";
@@ -183,7 +183,7 @@ export async function claimPendingRun(
         and (select not paused and not window_changed and rollout_state not in ('PAUSED', 'CANCELED') and not plan_check_errors and not database_busy
                     and (not slot_limited or ${slotTaken}) from facts)
       returning task_id),
-    started_task as (update task t set state = 'RUNNING', update_time = now() from started_run where t.id = started_run.task_id)
+    started_task as (${runTasksUpdate("started_run", "RUNNING")})
     select f.rollout_state, f.plan_check_errors, f.database_busy, f.slot_limited, f.paused, f.pause, f.window_changed,
            exists (select 1 from started_run) as started
     from facts f, commit_mode`);
@@ -241,7 +241,7 @@ export async function markRunEnded(
   if (!task) return (await db.maybeOne(sql.prepared("task_run.mark_ended", taskRunRow)`${ended} select * from ended`)) ?? undefined;
   const withTask = sql.fragment`
       ${ended},
-      task_set as (update task set ${taskStateAssignments(task.state, task)} from ended where task.id = ended.task_id),
+      task_set as (${runTasksUpdate("ended", task.state, task)}),
       logged as (${logEntriesInsert(id, log)})`;
   if (!jobsOnEnd) return (await db.maybeOne(sql.prepared("task_run.mark_ended_with_task", taskRunRow)`${withTask} select * from ended`)) ?? undefined;
   // A run that ran in one transaction ends without waiting for the WAL flush:

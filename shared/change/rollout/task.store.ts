@@ -1,6 +1,6 @@
 // SQL on task (contract §12.1, §12.2). Task lists leave the statement out
 // (a rollout may hold hundreds of tasks of a 2 MiB script each).
-import { sql, type CommonQueryMethods } from "slonik";
+import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import type { ReleaseFileRef } from "../plan/plan-specs.ts";
 import type { RolloutRef } from "./rollout-names.ts";
@@ -114,11 +114,22 @@ export interface TaskChanges {
   nextStatement?: number;
 }
 
-/** The SET list of an update of tasks to `state` (also used where a run's end sets its task in the same statement). */
-export function taskStateAssignments(state: TaskState, changes: TaskChanges) {
+/** The SET list of an update of tasks to `state`. */
+function taskStateAssignments(state: TaskState, changes: TaskChanges): FragmentSqlToken {
   return sql.fragment`state = ${state}, update_time = now(),
     skipped_reason = coalesce(${changes.skippedReason ?? null}, skipped_reason),
     next_statement = coalesce(${changes.nextStatement ?? null}, next_statement)`;
+}
+
+/**
+ * The update of a step of a task run's statement that moves the task of each
+ * run the step `runs` answers (with its task_id) to `state`, so that a run
+ * and its task change in one statement; without `changes`, only the state.
+ */
+export function runTasksUpdate(runs: string, state: TaskState, changes?: TaskChanges): FragmentSqlToken {
+  const step = sql.identifier([runs]);
+  const set = changes ? taskStateAssignments(state, changes) : sql.fragment`state = ${state}, update_time = now()`;
+  return sql.fragment`update task set ${set} from ${step} where task.id = ${step}.task_id`;
 }
 
 const targetEnvironment = z.object({ instance_id: z.string(), name: z.string(), environment: z.string() });
