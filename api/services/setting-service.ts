@@ -8,11 +8,12 @@ import {
   effectiveValue,
   findSettingRows,
   overlayExternalUrl,
-  presentedValue,
   readWorkspaceProfile,
   sendTestEmail,
   type SettingKind,
+  settingKind,
   settingNamed,
+  type SettingPayloads,
   type SettingReader,
   type SettingRow,
   type SettingRules,
@@ -20,6 +21,7 @@ import {
   updateSetting,
 } from "../../shared/governance/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
+import { apiPayloadField, payloadView, toApiPayload, toStorePayload } from "./setting-convert.ts";
 import { requestFacts } from "../transport/context.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";
@@ -35,15 +37,13 @@ export interface SettingDeps {
 }
 
 export function settingService(deps: SettingDeps) {
-  const toSetting = (kind: SettingKind, row: SettingRow | undefined, effective: Message): Setting => {
-    const shown = presentedValue(kind, effective);
-    return create(SettingSchema, {
+  const toSetting = (kind: SettingKind, row: SettingRow | undefined, effective: Message): Setting =>
+    create(SettingSchema, {
       name: `settings/${kind.name}`,
-      value: create(SettingValueSchema, { value: { case: kind.field.localName, value: shown } as never }),
+      value: create(SettingValueSchema, { value: { case: apiPayloadField(kind).localName, value: toApiPayload(kind, effective) } as never }),
       etag: row?.etag ?? "",
       updateTime: row ? timestampFromDate(row.updateTime) : undefined,
     });
-  };
 
   /** The effective value of a stored row, as every reader sees it (--external-url included). */
   const effectiveOf = (kind: SettingKind, row: SettingRow | undefined): Message =>
@@ -62,8 +62,9 @@ export function settingService(deps: SettingDeps) {
     async updateSetting(req, context) {
       const kind = settingNamed(req.setting?.name ?? "");
       const written = req.setting?.value?.value;
-      if (written?.case !== undefined && written.case !== kind.field.localName) {
-        throw invalidArgument(`setting.value: settings/${kind.name} takes value.${kind.field.jsonName}, not value.${written.case}`);
+      const payload = apiPayloadField(kind);
+      if (written?.case !== undefined && written.case !== payload.localName) {
+        throw invalidArgument(`setting.value: settings/${kind.name} takes value.${payload.jsonName}, not value.${written.case}`);
       }
       const audit = auditScope(context);
       const row = await updateSetting(
@@ -75,7 +76,13 @@ export function settingService(deps: SettingDeps) {
           logger: requestFacts(context.values).logger,
           rules: deps.rules,
         },
-        { kind, value: written?.value ?? create(kind.schema), paths: req.updateMask?.paths ?? [], etag: req.etag || req.setting?.etag || "" },
+        {
+          kind,
+          value: written?.value ? toStorePayload(kind, written.value) : create(kind.schema),
+          paths: req.updateMask?.paths ?? [],
+          etag: req.etag || req.setting?.etag || "",
+          view: payloadView(kind),
+        },
       );
       return toSetting(kind, row, effectiveOf(kind, row));
     },
@@ -84,7 +91,8 @@ export function settingService(deps: SettingDeps) {
       audit.resource = "settings/EMAIL";
       const stored = (await findSettingRows(audit.tx, ["EMAIL"])).get("EMAIL")?.value;
       const { title } = await readWorkspaceProfile(deps.settings);
-      await sendTestEmail(stored, req.email, deps.secrets, req.to, title);
+      const given = req.email && toStorePayload(settingKind("EMAIL"), req.email);
+      await sendTestEmail(stored, given as SettingPayloads["EMAIL"] | undefined, deps.secrets, req.to, title);
       return {};
     },
   });

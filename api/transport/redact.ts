@@ -3,7 +3,7 @@
 // the svc.v1.secret option; the rule is read from the descriptors.
 import { clone, toJson, type DescField, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { FieldMaskSchema, type FieldMask } from "@bufbuild/protobuf/wkt";
-import { isSecretField } from "../../shared/platform/index.ts";
+import { isSecretField } from "./secret-fields.ts";
 
 const REDACTED = "***";
 

@@ -2,11 +2,9 @@
 // first CHANGE_DATABASE rule whose condition holds selects its template; over
 // all the changes of an issue the strictest selected template (most steps)
 // wins. No match at all selects nothing.
-import { WorkspaceApprovalSetting_Source, type WorkspaceApprovalSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
+import { WorkspaceApprovalSetting_Source } from "../../gen/svc/store/setting_workspace_pb.js";
 import type { ApprovalTemplate } from "../issue/issue.store.ts";
-import type { SettingReader } from "../../governance/settings/setting-cache.ts";
-import { settingKind } from "../../governance/settings/setting-catalog.ts";
-import { effectiveValue } from "../../governance/settings/setting-value.ts";
+import { readSetting, type SettingReader } from "../../governance/index.ts";
 import { compileCondition, type ChangeFacts } from "./approval-condition.ts";
 
 export interface ApprovalRule {
@@ -16,7 +14,7 @@ export interface ApprovalRule {
 
 /** The CHANGE_DATABASE rules in order, their conditions compiled. */
 export async function readApprovalRules(settings: SettingReader): Promise<ApprovalRule[]> {
-  const value = effectiveValue(settingKind("WORKSPACE_APPROVAL"), await settings.get("WORKSPACE_APPROVAL")) as WorkspaceApprovalSetting;
+  const value = await readSetting(settings, "WORKSPACE_APPROVAL");
   return value.rules
     .filter((rule) => rule.source === WorkspaceApprovalSetting_Source.CHANGE_DATABASE)
     .map((rule) => ({

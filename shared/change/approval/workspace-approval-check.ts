@@ -1,7 +1,7 @@
 // WORKSPACE_APPROVAL's check (contract §7.3), a rule of the setting's write:
 // conditions must compile over the variables of a change, steps name roles
 // that exist (stored by their canonical name) and that may approve (§6.2).
-import type { WorkspaceApprovalSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
+import type { WorkspaceApprovalSetting } from "../../gen/svc/store/setting_workspace_pb.js";
 import { fieldError, requireEnum, type SaveContext } from "../../governance/index.ts";
 import { findCanonicalRole, mayApprove } from "../../identity/index.ts";
 import { conditionProblem } from "./approval-condition.ts";

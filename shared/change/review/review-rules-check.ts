@@ -1,7 +1,7 @@
 // ENVIRONMENT's review rules (contract §7.7, §10.4), a rule of the setting's
 // write: each configured rule is a rule of the review's catalogue, with a
 // payload that rule understands.
-import type { EnvironmentSetting } from "../../gen/svc/v1/setting_operations_pb.js";
+import type { EnvironmentSetting } from "../../gen/svc/store/setting_operations_pb.js";
 import { invalidArgument } from "../../platform/index.ts";
 import { ruleProblem } from "./review.ts";
 

@@ -9,7 +9,7 @@
 // task-run.store.ts claimPendingRun).
 import { equals } from "@bufbuild/protobuf";
 import type { CommonQueryMethods } from "slonik";
-import { MaintenanceWindowSettingSchema, type EmergencyPauseSetting, type MaintenanceWindowSetting } from "../../gen/svc/v1/setting_operations_pb.js";
+import { MaintenanceWindowSettingSchema, type EmergencyPauseSetting, type MaintenanceWindowSetting } from "../../gen/svc/store/setting_operations_pb.js";
 import { enqueueTaskRuns } from "../rollout/task-run-lifecycle.ts";
 import { requestCancel } from "./cancel.ts";
 import { pendingRunStarts, runningRunIds } from "./start-gate.store.ts";

@@ -5,8 +5,14 @@
 // day). A local start that a daylight-saving shift skips opens at the same
 // distance past the shift, and one that the shift repeats opens at its first
 // occurrence (as Temporal's "compatible" disambiguation).
-import type { MaintenanceWindowSetting } from "../../gen/svc/v1/setting_operations_pb.js";
 import { parseDuration } from "../../platform/duration.ts";
+
+/** What a schedule is made of: MAINTENANCE_WINDOW's fields (weekdays 1 = Monday … 7 = Sunday). */
+export interface MaintenanceWindowFields {
+  enabled?: boolean;
+  timezone?: string;
+  windows: readonly { weekdays: readonly number[]; start?: string; duration?: string }[];
+}
 
 export interface MaintenanceWindow {
   /** ISO weekdays: 1 = Monday … 7 = Sunday (as MaintenanceWindowSetting.Weekday). */
@@ -26,7 +32,7 @@ const DAY_MS = 86_400_000;
 const DAYS_AROUND = 8;
 
 /** The schedule of an enabled setting; undefined when the setting is off (task runs start any time). */
-export function maintenanceSchedule(setting: MaintenanceWindowSetting): MaintenanceSchedule | undefined {
+export function maintenanceSchedule(setting: MaintenanceWindowFields): MaintenanceSchedule | undefined {
   if (!setting.enabled) return undefined;
   return {
     timeZone: setting.timezone || "UTC",

@@ -5,11 +5,8 @@
 // emergency pause, rollout paused, maintenance window, plan check errors,
 // database busy; so the emergency pause wins over the window.
 import type { CommonQueryMethods } from "slonik";
-import type { MaintenanceWindowSetting } from "../../gen/svc/v1/setting_operations_pb.js";
 import type { ClaimAnswer } from "../rollout/task-run.store.ts";
-import type { SettingReader } from "../../governance/settings/setting-cache.ts";
-import { settingKind } from "../../governance/settings/setting-catalog.ts";
-import { effectiveValue } from "../../governance/settings/setting-value.ts";
+import { readSetting, type SettingReader } from "../../governance/index.ts";
 import { emergencyPauseReason } from "./emergency-pause.ts";
 import { maintenanceSchedule, nextOpening } from "./maintenance-window.ts";
 import { findGateFacts, type GateFacts } from "./start-gate.store.ts";
@@ -55,7 +52,7 @@ export async function waitingReasons(db: CommonQueryMethods, settings: SettingRe
 async function settingsGate(settings: SettingReader, now: Date): Promise<{ open: false; reason: string } | { open: true; opensAt: Date | undefined }> {
   const pause = await emergencyPauseReason(settings);
   if (pause !== undefined) return { open: false, reason: `emergency pause: ${pause}` };
-  const schedule = maintenanceSchedule(effectiveValue(settingKind("MAINTENANCE_WINDOW"), await settings.get("MAINTENANCE_WINDOW")) as MaintenanceWindowSetting);
+  const schedule = maintenanceSchedule(await readSetting(settings, "MAINTENANCE_WINDOW"));
   return { open: true, opensAt: schedule && nextOpening(schedule, now) };
 }
 

@@ -1,10 +1,9 @@
 // The ENVIRONMENT setting as the rest of the service reads it (contract §7.7,
 // §9.2): the environments in promotion order, each with its rollout policy
 // and the SQL review rules it configures (§10.4).
-import { EnvironmentSetting_Rule_Level, EnvironmentSetting_RolloutPolicy, type EnvironmentSetting } from "../../gen/svc/v1/setting_operations_pb.js";
+import { EnvironmentSetting_Rule_Level, EnvironmentSetting_RolloutPolicy } from "../../gen/svc/store/setting_operations_pb.js";
 import type { SettingReader } from "./setting-cache.ts";
-import { settingKind } from "./setting-catalog.ts";
-import { effectiveValue } from "./setting-value.ts";
+import { readSetting } from "./setting-value.ts";
 
 export interface ConfiguredRule {
   type: string;
@@ -23,7 +22,7 @@ export interface Environment {
 
 /** The environments in promotion order. */
 export async function readEnvironments(settings: SettingReader): Promise<Environment[]> {
-  const value = effectiveValue(settingKind("ENVIRONMENT"), await settings.get("ENVIRONMENT")) as EnvironmentSetting;
+  const value = await readSetting(settings, "ENVIRONMENT");
   return value.environments.map((env) => ({
     id: env.id!,
     title: env.title ?? env.id!,

@@ -8,7 +8,7 @@
 import type { CommonQueryMethods } from "slonik";
 import { listenToChannel } from "../../platform/channel-listener.ts";
 import type { Logger } from "../../platform/logger.ts";
-import { getStoredSetting } from "./setting.store.ts";
+import { getStoredSetting, getStoredSettingForShare } from "./setting.store.ts";
 
 export interface SettingReader {
   /** The stored payload of a setting, or undefined when never written. */
@@ -18,6 +18,14 @@ export interface SettingReader {
 /** Reads the store directly (inside a transaction, or where no cache runs). */
 export function storedSettings(db: CommonQueryMethods): SettingReader {
   return { get: (name) => getStoredSetting(db, name) };
+}
+
+/**
+ * Reads the store under share locks held until the transaction ends: a write
+ * of a setting read waits for the transaction, and the read for a write under way.
+ */
+export function storedSettingsForShare(tx: CommonQueryMethods): SettingReader {
+  return { get: (name) => getStoredSettingForShare(tx, name) };
 }
 
 export interface SettingCache extends SettingReader {

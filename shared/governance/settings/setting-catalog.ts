@@ -4,7 +4,7 @@
 // adjustments of its own (what other capabilities add is in
 // setting-rules.ts). SYSTEM is internal and never reaches clients (§7.13).
 import type { DescField, DescMessage, JsonObject, Message } from "@bufbuild/protobuf";
-import { SettingValueSchema } from "../../gen/svc/v1/setting_service_pb.js";
+import { SettingValueSchema } from "../../gen/svc/store/setting_pb.js";
 import { invalidArgument, permissionDenied } from "../../platform/errors.ts";
 import type { SettingName, SettingPayloads } from "./setting-payloads.ts";
 import type { SettingHooks } from "./setting-rules.ts";
@@ -50,8 +50,8 @@ export const SETTINGS: readonly SettingKind[] = [
 
 /** Entries of these lists keep stored credentials by their key (contract §7.4). */
 export const LIST_KEYS: ListKeys = new Map([
-  ["svc.v1.AppImSetting.Im", "type"],
-  ["svc.v1.MonitoringSetting.Webhook", "url"],
+  ["svc.store.AppImSetting.Im", "type"],
+  ["svc.store.MonitoringSetting.Webhook", "url"],
 ]);
 
 const SYSTEM = "SYSTEM";
@@ -66,7 +66,7 @@ export function settingNamed(resourceName: string): SettingKind {
   return found;
 }
 
-export function settingKind(name: string): SettingKind {
+export function settingKind(name: SettingName): SettingKind {
   const found = SETTINGS.find((s) => s.name === name);
   if (!found) throw new Error(`no setting ${name}`);
   return found;

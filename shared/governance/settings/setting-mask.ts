@@ -3,16 +3,19 @@
 // whole sub-message when the path names one). Paths come in the
 // specification's form `workspaceProfile.passwordRestriction.minLength`, with
 // an optional `value.` prefix, in lowerCamelCase or snake_case; `*` or the
-// payload's own name replaces everything. Output-only fields cannot be named
-// (§0.5). Errors show paths in their JSON form.
+// payload's own name replaces everything. Output-only fields of the
+// client's message cannot be named (§0.5); the caller says which those are.
+// Errors show paths in their JSON form.
 import type { DescField } from "@bufbuild/protobuf";
 import type { ReflectMessage } from "@bufbuild/protobuf/reflect";
 import { jsonName } from "../../platform/list/field-name.ts";
 import { invalidArgument } from "../../platform/errors.ts";
-import { isOutputOnlyField } from "../../platform/secrets/secret-fields.ts";
 
 /** A mask path as field names below the payload; [] is the whole payload. */
 export type MaskPath = readonly string[];
+
+/** True when the path (as the client wrote its names) names an output-only field of the client's message. */
+export type OutputOnlyPath = (path: MaskPath) => boolean;
 
 /** Normalizes client paths for the payload held by `payload`, a field of SettingValue. */
 export function parseMaskPaths(paths: readonly string[], payload: DescField): MaskPath[] {
@@ -27,7 +30,13 @@ export function parseMaskPaths(paths: readonly string[], payload: DescField): Ma
 }
 
 /** Copies the masked fields of `written` into `target`; an unknown or output-only path → invalid_argument naming it. */
-export function applyMask(target: ReflectMessage, written: ReflectMessage, paths: readonly MaskPath[], payload: DescField): void {
+export function applyMask(
+  target: ReflectMessage,
+  written: ReflectMessage,
+  paths: readonly MaskPath[],
+  payload: DescField,
+  outputOnly: OutputOnlyPath = () => false,
+): void {
   for (const path of paths) {
     if (path.length === 0) {
       for (const field of target.fields) copyField(target, written, field);
@@ -39,8 +48,8 @@ export function applyMask(target: ReflectMessage, written: ReflectMessage, paths
     path.forEach((name, i) => {
       const field = into.desc.fields.find((f) => namesField(f, name));
       shown.push(field?.jsonName ?? jsonName(name));
+      if (outputOnly(path.slice(0, i + 1))) throw invalidArgument(`update_mask: field "${shown.join(".")}" is output only`);
       if (!field) throw invalidArgument(`update_mask: "${shown.join(".")}" is not a field`);
-      if (isOutputOnlyField(field)) throw invalidArgument(`update_mask: field "${shown.join(".")}" is output only`);
       if (i === path.length - 1) return copyField(into, from, field);
       if (field.fieldKind !== "message") throw invalidArgument(`update_mask: "${shown.join(".")}" has no fields below it`);
       if (!into.isSet(field)) into.set(field, into.get(field));

@@ -1,8 +1,8 @@
 // The payload message of each SettingName (contract §7).
-import type { DataClassificationSetting, SemanticTypesSetting } from "../../gen/svc/v1/setting_data_pb.js";
-import type { AiSetting, AppImSetting, EmailSetting, MonitoringSetting, SsoGroupMappingSetting } from "../../gen/svc/v1/setting_integrations_pb.js";
-import type { EmergencyPauseSetting, EnvironmentSetting, MaintenanceWindowSetting } from "../../gen/svc/v1/setting_operations_pb.js";
-import type { WorkspaceApprovalSetting, WorkspaceProfileSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
+import type { DataClassificationSetting, SemanticTypesSetting } from "../../gen/svc/store/setting_data_pb.js";
+import type { AiSetting, AppImSetting, EmailSetting, MonitoringSetting, SsoGroupMappingSetting } from "../../gen/svc/store/setting_integrations_pb.js";
+import type { EmergencyPauseSetting, EnvironmentSetting, MaintenanceWindowSetting } from "../../gen/svc/store/setting_operations_pb.js";
+import type { WorkspaceApprovalSetting, WorkspaceProfileSetting } from "../../gen/svc/store/setting_workspace_pb.js";
 
 export interface SettingPayloads {
   WORKSPACE_PROFILE: WorkspaceProfileSetting;

@@ -1,12 +1,12 @@
 // Credentials inside setting payloads (contract §3.4, §7.1), handled from the
-// descriptors so every setting follows one rule: a secret in a write is
-// sealed before anything else sees it; a secret the write leaves out keeps
-// its stored value (list entries are matched by their key field); a secret
-// written as "" is removed; reads show only the `<field>_set` flag.
+// descriptors (the svc.store.secret option) so every setting follows one
+// rule: a secret in a write is sealed before anything else sees it; a secret
+// the write leaves out keeps its stored value (list entries are matched by
+// their key field); a secret written as "" is removed. What clients see of
+// them is the API's concern.
 import type { DescField } from "@bufbuild/protobuf";
 import { isReflectMessage, type ReflectMessage } from "@bufbuild/protobuf/reflect";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
-import { isOutputOnlyField, isSecretField, secretFlagField } from "../../platform/secrets/secret-fields.ts";
+import { isStoredSecret, type SecretBox } from "../../platform/index.ts";
 
 /** Message type name → the field that identifies an entry of a list of them. */
 export type ListKeys = ReadonlyMap<string, string>;
@@ -20,13 +20,6 @@ function forEachMessage(message: ReflectMessage, visit: (message: ReflectMessage
   }
 }
 
-/** Clears what clients cannot write (output-only fields, `_set` flags included). */
-export function dropOutputOnly(message: ReflectMessage): void {
-  forEachMessage(message, (m) => {
-    for (const field of m.fields) if (isOutputOnlyField(field)) m.clear(field);
-  });
-}
-
 /** Seals every secret a write carries; "" stays, meaning "remove" until `dropEmptySecrets`. */
 export function sealWrittenSecrets(message: ReflectMessage, box: SecretBox): void {
   forEachSecret(message, (m, field, value) => {
@@ -37,7 +30,7 @@ export function sealWrittenSecrets(message: ReflectMessage, box: SecretBox): voi
 /** Fills each secret the new value leaves unset from the stored value. */
 export function carryStoredSecrets(stored: ReflectMessage | undefined, next: ReflectMessage, listKeys: ListKeys): void {
   for (const field of next.fields) {
-    if (isSecretField(field)) {
+    if (isStoredSecret(field)) {
       if (!next.isSet(field) && stored?.isSet(field)) next.set(field, stored.get(field));
     } else if (field.fieldKind === "message" && next.isSet(field)) {
       carryStoredSecrets(stored?.isSet(field) ? (stored.get(field) as ReflectMessage) : undefined, next.get(field) as ReflectMessage, listKeys);
@@ -62,23 +55,11 @@ export function dropEmptySecrets(message: ReflectMessage): void {
   });
 }
 
-/** What a read shows: no secret, and `<field>_set` telling whether one is stored. */
-export function hideSecrets(message: ReflectMessage): void {
-  forEachMessage(message, (m) => {
-    for (const field of m.fields) {
-      if (!isSecretField(field)) continue;
-      const flag = secretFlagField(m.desc, field);
-      if (flag) m.set(flag, m.isSet(field) && m.get(field) !== "");
-      m.clear(field);
-    }
-  });
-}
-
 /** Calls `visit` for every secret set anywhere in the message. */
 function forEachSecret(message: ReflectMessage, visit: (message: ReflectMessage, field: DescField, value: string) => void): void {
   forEachMessage(message, (m) => {
     for (const field of m.fields) {
-      if (isSecretField(field) && field.fieldKind === "scalar" && m.isSet(field)) visit(m, field, m.get(field) as string);
+      if (isStoredSecret(field) && field.fieldKind === "scalar" && m.isSet(field)) visit(m, field, m.get(field) as string);
     }
   });
 }

@@ -1,11 +1,20 @@
 // A setting's payload as the service uses it: the defaults with the stored
-// fields laid over them (the effective value, contract §7.1), either with
-// its credentials still sealed (for the server's own use) or as clients see
-// it (credentials replaced by their `_set` flags).
-import { clone, fromJson, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import { reflect } from "@bufbuild/protobuf/reflect";
-import type { SettingKind } from "./setting-catalog.ts";
-import { hideSecrets } from "./setting-secrets.ts";
+// fields laid over them (the effective value, contract §7.1), credentials
+// still sealed. Other capabilities read settings through readSetting.
+import { fromJson, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import type { SettingReader } from "./setting-cache.ts";
+import { settingKind, type SettingKind } from "./setting-catalog.ts";
+import type { SettingName, SettingPayloads } from "./setting-payloads.ts";
+
+/** A setting's effective payload, read through `settings` (a cache, or the store itself). */
+export async function readSetting<N extends SettingName>(settings: SettingReader, name: N): Promise<SettingPayloads[N]> {
+  return effectiveSetting(name, await settings.get(name));
+}
+
+/** A setting's effective payload from its stored JSON (undefined: never written). */
+export function effectiveSetting<N extends SettingName>(name: N, stored: Record<string, unknown> | undefined): SettingPayloads[N] {
+  return effectiveValue(settingKind(name), stored) as SettingPayloads[N];
+}
 
 /**
  * The effective payload, credentials sealed. A stored field that no longer
@@ -29,13 +38,6 @@ function decodes(kind: SettingKind, json: JsonObject): boolean {
   } catch {
     return false;
   }
-}
-
-/** The effective payload as clients see it. */
-export function presentedValue(kind: SettingKind, effective: Message): Message {
-  const shown = clone(kind.schema, effective);
-  hideSecrets(reflect(kind.schema, shown));
-  return shown;
 }
 
 /** The payload as stored: proto JSON of the explicitly set fields. */

@@ -3,18 +3,17 @@
 // whole payload would be, or through the stored configuration itself. The
 // stored password goes only to the stored server: a given configuration that
 // names another host, port or username and no password has none.
-import type { EmailSetting, EmailSetting_Smtp } from "../../gen/svc/v1/setting_integrations_pb.js";
-import { invalidArgument } from "../../platform/errors.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import type { EmailSetting, EmailSetting_Smtp } from "../../gen/svc/store/setting_integrations_pb.js";
+import { invalidArgument, parseEmail, type SecretBox, sendMail } from "../../platform/index.ts";
+import { smtpConfig } from "./email.ts";
 import { settingKind } from "./setting-catalog.ts";
 import { effectiveValue } from "./setting-value.ts";
 import { mergeWrite } from "./update-setting.ts";
 import { validateEmail } from "./validation/integrations.ts";
-import { parseEmail } from "../../platform/email-address.ts";
-import { sendMail } from "../../platform/mail/mailer.ts";
 
 export async function sendTestEmail(
   stored: Record<string, unknown> | undefined,
+  /** Without the API's output-only fields. */
   given: EmailSetting | undefined,
   secrets: SecretBox,
   recipient: string,
@@ -27,7 +26,7 @@ export async function sendTestEmail(
   const email = given ? (mergeWrite(kind, current, given, [[]], secrets) as EmailSetting) : current;
   if (given && !given.smtp?.password && email.smtp && !sameServer(current.smtp, email.smtp)) email.smtp.password = undefined;
   validateEmail(email);
-  await sendMail(email, secrets, {
+  await sendMail(smtpConfig(email), secrets, {
     to,
     subject: `${workspaceTitle}: test message`,
     text: `This message was sent to test the e-mail settings of ${workspaceTitle}. Nothing else needs to be done.`,

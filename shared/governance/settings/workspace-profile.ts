@@ -1,10 +1,9 @@
 // WORKSPACE_PROFILE as the rest of the service reads it: the effective value
 // (contract §7.2) with durations in milliseconds; `undefined` means unlimited.
 import { parseDuration } from "../../platform/duration.ts";
-import type { WorkspaceProfileSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
+import type { WorkspaceProfileSetting } from "../../gen/svc/store/setting_workspace_pb.js";
 import type { SettingReader } from "./setting-cache.ts";
-import { settingKind } from "./setting-catalog.ts";
-import { effectiveValue } from "./setting-value.ts";
+import { effectiveSetting } from "./setting-value.ts";
 
 export interface PasswordRestriction {
   minLength: number;
@@ -48,7 +47,7 @@ export async function readWorkspaceProfile(settings: SettingReader): Promise<Wor
 }
 
 function buildProfile(stored: Record<string, unknown>): WorkspaceProfile {
-  const value = effectiveValue(settingKind("WORKSPACE_PROFILE"), stored) as WorkspaceProfileSetting;
+  const value = effectiveSetting("WORKSPACE_PROFILE", stored);
   const restriction = value.passwordRestriction!;
   return {
     title: value.title!,

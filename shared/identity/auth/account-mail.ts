@@ -5,7 +5,6 @@
 // and the mail goes out afterwards, in the background, through the EMAIL
 // setting's SMTP server. A failed delivery goes to the operational log, never
 // to the reply; log lines name the user, never the code or link.
-import type { EmailSetting } from "../../gen/svc/v1/setting_integrations_pb.js";
 import { userName } from "../../platform/names.ts";
 import { LOGIN_RATE_LIMIT, takeRateLimit } from "./rate-limit.ts";
 import type { ClientFacts } from "./sessions.ts";
@@ -13,12 +12,10 @@ import type { Db } from "../../platform/db.ts";
 import { failedPrecondition } from "../../platform/errors.ts";
 import type { Logger } from "../../platform/logger.ts";
 import type { SecretBox } from "../../platform/secrets/secret-box.ts";
-import type { SettingReader } from "../../governance/settings/setting-cache.ts";
-import { settingKind } from "../../governance/settings/setting-catalog.ts";
-import { effectiveValue } from "../../governance/settings/setting-value.ts";
+import { readSetting, type SettingReader, smtpConfig } from "../../governance/index.ts";
 import { requireEmail } from "../../platform/email-address.ts";
 import { findActiveLocalUsersByEmail, type UserRow } from "../user/user.store.ts";
-import { emailConfigured, sendMail, type Mail } from "../../platform/mail/mailer.ts";
+import { emailConfigured, type Mail, sendMail, type SmtpConfig } from "../../platform/index.ts";
 
 /** What the calls that mail a user need. */
 export interface AccountMailDeps {
@@ -51,12 +48,12 @@ export async function mailAddressHolders(deps: AccountMailDeps, client: ClientFa
   await takeRateLimit(deps.sideDb, LOGIN_RATE_LIMIT, client.clientIp);
   kind.precondition?.();
   const address = requireEmail(emailText, "email");
-  const email = await configuredEmail(deps.settings);
+  const smtp = await configuredSmtp(deps.settings);
   const holders = await findActiveLocalUsersByEmail(deps.db, address);
   if (holders.length === 0) logger.info({ mail: kind.what }, "no active local user has the requested address; nothing sent");
   const deliveries: Delivery[] = [];
   for (const user of holders) deliveries.push({ user: userName(user.loginId), mail: await kind.issue(user) });
-  setImmediate(() => void deliver({ email, secrets: deps.secrets, logger }, kind.what, deliveries));
+  setImmediate(() => void deliver({ smtp, secrets: deps.secrets, logger }, kind.what, deliveries));
 }
 
 interface Delivery {
@@ -66,24 +63,24 @@ interface Delivery {
 }
 
 interface AccountMailer {
-  email: EmailSetting;
+  smtp: SmtpConfig;
   secrets: SecretBox;
   /** The request's logger (it carries the correlation id). */
   logger: Logger;
 }
 
-/** The EMAIL setting (credentials sealed); failed_precondition when it names no SMTP server. */
-async function configuredEmail(settings: SettingReader): Promise<EmailSetting> {
-  const email = effectiveValue(settingKind("EMAIL"), await settings.get("EMAIL")) as EmailSetting;
-  if (!emailConfigured(email)) throw failedPrecondition("e-mail is not configured: an administrator sets settings/EMAIL (from and smtp.host) first");
-  return email;
+/** The EMAIL setting's server (its password sealed); failed_precondition when it names none. */
+async function configuredSmtp(settings: SettingReader): Promise<SmtpConfig> {
+  const smtp = smtpConfig(await readSetting(settings, "EMAIL"));
+  if (!emailConfigured(smtp)) throw failedPrecondition("e-mail is not configured: an administrator sets settings/EMAIL (from and smtp.host) first");
+  return smtp;
 }
 
 /** Sends the mails one after the other; each outcome is logged, none is thrown. */
 async function deliver(mailer: AccountMailer, what: string, deliveries: readonly Delivery[]): Promise<void> {
   for (const { user, mail } of deliveries) {
     try {
-      await sendMail(mailer.email, mailer.secrets, mail);
+      await sendMail(mailer.smtp, mailer.secrets, mail);
       mailer.logger.info({ user, mail: what }, `${what} sent`);
     } catch (error) {
       mailer.logger.warn({ user, mail: what, reason: (error as Error).message }, `${what} could not be sent`);

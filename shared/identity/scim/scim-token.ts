@@ -5,11 +5,8 @@
 // digest is kept for as long as the setting cache hands out the same stored
 // payload, so the token is opened once per change, not on every request.
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { WorkspaceProfileSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
 import type { SecretBox } from "../../platform/secrets/secret-box.ts";
-import type { SettingReader } from "../../governance/settings/setting-cache.ts";
-import { settingKind } from "../../governance/settings/setting-catalog.ts";
-import { effectiveValue } from "../../governance/settings/setting-value.ts";
+import { effectiveSetting, type SettingReader } from "../../governance/index.ts";
 
 export type DirectoryAccess =
   | { kind: "granted" }
@@ -33,7 +30,7 @@ async function tokenDigest(settings: SettingReader, secrets: SecretBox): Promise
   const stored = (await settings.get("WORKSPACE_PROFILE")) ?? NEVER_WRITTEN;
   let digest = digests.get(stored);
   if (digest === undefined) {
-    const sealed = (effectiveValue(settingKind("WORKSPACE_PROFILE"), stored) as WorkspaceProfileSetting).directorySyncToken;
+    const sealed = effectiveSetting("WORKSPACE_PROFILE", stored).directorySyncToken;
     digest = sealed ? sha256(secrets.open(sealed)) : null;
     digests.set(stored, digest);
   }

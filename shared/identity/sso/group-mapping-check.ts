@@ -1,7 +1,7 @@
 // SSO_GROUP_MAPPING's check (contract §7.12), a rule of the setting's write:
 // providers and scopes must be well-formed names, roles must exist and are
 // stored by their canonical name.
-import type { SsoGroupMappingSetting } from "../../gen/svc/v1/setting_integrations_pb.js";
+import type { SsoGroupMappingSetting } from "../../gen/svc/store/setting_integrations_pb.js";
 import { fieldError, requireText, type SaveContext } from "../../governance/index.ts";
 import { parseResourceName } from "../../platform/names.ts";
 import { WORKSPACE } from "../iam/authorize.ts";

@@ -8,16 +8,14 @@
 // bb.role.assign / bb.role.revoke like any policy write.
 import { AuditAction, SYSTEM_ACTOR } from "../../governance/audit/actions.ts";
 import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import type { SsoGroupMappingSetting } from "../../gen/svc/v1/setting_integrations_pb.js";
+import type { SsoGroupMappingSetting } from "../../gen/svc/store/setting_integrations_pb.js";
 import { WORKSPACE } from "../iam/authorize.ts";
 import { lockPolicy, replacePolicy, scopesWithBinding, type StoredBinding } from "../iam/iam-policy.store.ts";
 import { userMember } from "../iam/members.ts";
 import { validateBindings } from "../iam/policy-validation.ts";
 import { activeAdmins, ADMIN_ROLE } from "../iam/workspace-admins.ts";
 import { failedPrecondition } from "../../platform/errors.ts";
-import type { SettingReader } from "../../governance/settings/setting-cache.ts";
-import { settingKind } from "../../governance/settings/setting-catalog.ts";
-import { effectiveValue } from "../../governance/settings/setting-value.ts";
+import { readSetting, type SettingReader } from "../../governance/index.ts";
 
 const SETTING = "SSO_GROUP_MAPPING";
 
@@ -28,7 +26,7 @@ function mappingTag(idpName: string): string {
 
 /** Replaces the user's mapped bindings from `groups`, the groups `idpName` reported at this sign-in. */
 export async function applyGroupMapping(audit: CallAudit, settings: SettingReader, idpName: string, loginId: string, groups: readonly string[]): Promise<void> {
-  const setting = effectiveValue(settingKind(SETTING), await settings.get(SETTING)) as SsoGroupMappingSetting;
+  const setting = await readSetting(settings, SETTING);
   const wanted = mappedRoles(setting, idpName, groups);
   const member = userMember(loginId);
   const tag = mappingTag(idpName);

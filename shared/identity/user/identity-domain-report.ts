@@ -7,7 +7,7 @@
 // line; ListUsers' filter `outside_domains = true` lists every such user.
 import type { CommonQueryMethods } from "slonik";
 import { userName } from "../../platform/names.ts";
-import type { WorkspaceProfileSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
+import type { WorkspaceProfileSetting } from "../../gen/svc/store/setting_workspace_pb.js";
 import { groupName } from "../group/group-name.ts";
 import type { Logger } from "../../platform/logger.ts";
 import { identityDomainsOf, sameDomains } from "./identity-domain-rule.ts";

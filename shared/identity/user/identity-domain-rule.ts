@@ -4,7 +4,7 @@
 // domain matches exactly, ignoring case: a subdomain (eu.example.com) is a
 // domain of its own and must be listed, as in the reference system.
 // identity-domain.store.ts states the same rule in SQL.
-import type { WorkspaceProfileSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
+import type { WorkspaceProfileSetting } from "../../gen/svc/store/setting_workspace_pb.js";
 import { workspaceDomains } from "../../governance/index.ts";
 import { isEmailAddress } from "../../platform/email-address.ts";
 

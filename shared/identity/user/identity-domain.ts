@@ -12,11 +12,8 @@
 // otherwise. A group's e-mail is optional (contract §5.2): a group without
 // one is allowed, its members being held to the rule as users.
 import type { CommonQueryMethods } from "slonik";
-import type { WorkspaceProfileSetting } from "../../gen/svc/v1/setting_workspace_pb.js";
 import { DomainError } from "../../platform/errors.ts";
-import { settingKind } from "../../governance/settings/setting-catalog.ts";
-import { getStoredSettingForShare } from "../../governance/settings/setting.store.ts";
-import { effectiveValue } from "../../governance/settings/setting-value.ts";
+import { readSetting, storedSettingsForShare } from "../../governance/index.ts";
 import { identityAddress, identityDomainsOf, withinDomains, type IdentityDomains } from "./identity-domain-rule.ts";
 import type { UserRow } from "./user.store.ts";
 
@@ -56,6 +53,5 @@ export async function checkGroupDomain(tx: CommonQueryMethods, email: string): P
  * be a moment late.
  */
 async function readIdentityDomains(tx: CommonQueryMethods): Promise<IdentityDomains> {
-  const stored = await getStoredSettingForShare(tx, "WORKSPACE_PROFILE");
-  return identityDomainsOf(effectiveValue(settingKind("WORKSPACE_PROFILE"), stored) as WorkspaceProfileSetting);
+  return identityDomainsOf(await readSetting(storedSettingsForShare(tx), "WORKSPACE_PROFILE"));
 }

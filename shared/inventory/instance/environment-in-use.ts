@@ -2,7 +2,7 @@
 // environment that an active instance or database still names is refused,
 // and the refusal names them.
 import type { CommonQueryMethods } from "slonik";
-import type { EnvironmentSetting } from "../../gen/svc/v1/setting_operations_pb.js";
+import type { EnvironmentSetting } from "../../gen/svc/store/setting_operations_pb.js";
 import { failedPrecondition } from "../../platform/errors.ts";
 import { findEnvironmentUsers } from "./environment-users.store.ts";
 

@@ -1,26 +1,16 @@
-// Which message fields carry secrets (contract §3.4), read from the
-// descriptors: INPUT_ONLY fields and fields with the svc.v1.secret option.
-// A stored secret is shown only through its companion `<field>_set` flag.
-import { getOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
-import { FieldBehavior, field_behavior } from "../../gen/google/api/field_behavior_pb.js";
-import { secret } from "../../gen/svc/v1/annotation_pb.js";
+// Which fields of the store's messages carry credentials (contract §3.4):
+// those marked with the svc.store.secret option, read from the descriptors.
+// They are stored sealed.
+import { getOption, type DescField } from "@bufbuild/protobuf";
+import { secret } from "../../gen/svc/store/annotation_pb.js";
 
 const secretFields = new WeakMap<DescField, boolean>();
 
-export function isSecretField(field: DescField): boolean {
+export function isStoredSecret(field: DescField): boolean {
   let known = secretFields.get(field);
   if (known === undefined) {
-    known = getOption(field, secret) || getOption(field, field_behavior).includes(FieldBehavior.INPUT_ONLY);
+    known = getOption(field, secret);
     secretFields.set(field, known);
   }
   return known;
-}
-
-export function isOutputOnlyField(field: DescField): boolean {
-  return getOption(field, field_behavior).includes(FieldBehavior.OUTPUT_ONLY);
-}
-
-/** The `<secret>_set` flag beside a secret field, when the message has one. */
-export function secretFlagField(message: DescMessage, field: DescField): DescField | undefined {
-  return message.fields.find((f) => f.name === `${field.name}_set`);
 }

@@ -1,5 +1,5 @@
 // DATA_CLASSIFICATION and SEMANTIC_TYPES (contract §7.6).
-import type { DataClassificationSetting, SemanticTypesSetting } from "../../../gen/svc/v1/setting_data_pb.js";
+import type { DataClassificationSetting, SemanticTypesSetting } from "../../../gen/svc/store/setting_data_pb.js";
 import { checkUnique, fieldError, requireText } from "./checks.ts";
 
 export function validateDataClassification(value: DataClassificationSetting): void {

@@ -1,7 +1,7 @@
 // ENVIRONMENT (contract §7.7): the environments in promotion order. What a
 // review rule's type and payload mean is checked by the review's own rule
 // (changeSettingRules).
-import type { EnvironmentSetting } from "../../../gen/svc/v1/setting_operations_pb.js";
+import type { EnvironmentSetting } from "../../../gen/svc/store/setting_operations_pb.js";
 import { checkId, checkUnique, fieldError, requireEnum } from "./checks.ts";
 
 const P = "environment.environments";

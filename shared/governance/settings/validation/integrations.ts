@@ -1,6 +1,6 @@
 // APP_IM, AI, EMAIL and MONITORING (contract §7.4, §7.5, §7.8, §7.11).
 // SSO_GROUP_MAPPING names identity providers and roles: identity checks it.
-import type { AiSetting, AppImSetting, EmailSetting, MonitoringSetting } from "../../../gen/svc/v1/setting_integrations_pb.js";
+import type { AiSetting, AppImSetting, EmailSetting, MonitoringSetting } from "../../../gen/svc/store/setting_integrations_pb.js";
 import { parseEmail } from "../../../platform/email-address.ts";
 import { checkHttpUrl, checkRange, checkUnique, fieldError, requireEnum, requireText } from "./checks.ts";
 

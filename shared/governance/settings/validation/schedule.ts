@@ -1,6 +1,6 @@
 // MAINTENANCE_WINDOW and EMERGENCY_PAUSE (contract §7.9, §7.10).
 import { timestampNow } from "@bufbuild/protobuf/wkt";
-import type { EmergencyPauseSetting, MaintenanceWindowSetting } from "../../../gen/svc/v1/setting_operations_pb.js";
+import type { EmergencyPauseSetting, MaintenanceWindowSetting } from "../../../gen/svc/store/setting_operations_pb.js";
 import type { SaveContext } from "../setting-rules.ts";
 import { canonicalDuration, fieldError, requireText } from "./checks.ts";
 
