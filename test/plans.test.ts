@@ -95,6 +95,18 @@ describe("plans", () => {
     assert.equal((await call("POST", "/v1/projects/alpha/plans?requestId=not-a-uuid", { specs: [spec("select 1")] })).body.code, "invalid_argument");
   });
 
+  it("lets a request id used more than 24 hours ago create a new plan, and frees it on the old one", async () => {
+    const requestId = randomUUID();
+    const first = await createPlan({ title: "yesterday", specs: [spec("select 1")] }, token.admin, `?requestId=${requestId}`);
+    const id = first.name.split("/").pop();
+    await sql(`update plan set create_time = now() - interval '25 hours' where project_id = 'alpha' and id = '${id}'`);
+    const second = await createPlan({ title: "today", specs: [spec("select 1")] }, token.admin, `?requestId=${requestId}`);
+    assert.notEqual(second.name, first.name);
+    assert.equal(second.title, "today");
+    const kept = await sql(`select id, request_id from plan where request_id = '${requestId}'`);
+    assert.deepEqual(kept.rows.map((r) => r.id), [second.name.split("/").pop()]);
+  });
+
   it("refuses a PATCH of the state, and lets the creator edit specs, which supersedes the running check run", async () => {
     const plan = await createPlan({ title: "Dev's plan", specs: [spec("select 1")] }, token.dev);
     const state = await call("PATCH", `/v1/${plan.name}?updateMask=state`, { state: "DELETED" }, token.dev);

@@ -1,7 +1,8 @@
 // Idempotent creates (contract §0.6): a create that carries a request_id
 // answers the row the same creator made with it in the last 24 hours; a use
-// older than that frees the id for a new row. One implementation for every
-// table with a (creator, request_id) unique index.
+// older than that frees the id for a new row (each table's store clears it,
+// with oldRequestUse). One implementation for every table with a (creator,
+// request_id) unique index.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import type { z } from "zod";
 
@@ -23,9 +24,7 @@ export async function findByRequest<Row>(
   );
 }
 
-/** Frees a request id used more than 24 hours ago, so that it may start a new row. */
-export async function forgetOldRequest(db: CommonQueryMethods, table: RequestTable, creator: string, requestId: string): Promise<void> {
-  await db.query(sql.unsafe`
-    update ${sql.identifier([table])} set request_id = null
-    where creator = ${creator} and request_id = ${requestId} and create_time <= now() - interval '24 hours'`);
+/** The condition of the rows whose use of a request id is more than 24 hours old: clearing their request_id frees it for a new row. */
+export function oldRequestUse(creator: string, requestId: string): FragmentSqlToken {
+  return sql.fragment`creator = ${creator} and request_id = ${requestId} and create_time <= now() - interval '24 hours'`;
 }

@@ -3,7 +3,7 @@
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import type { IssueRef } from "./issue-names.ts";
-import { findByRequest } from "../../platform/request-id.store.ts";
+import { findByRequest, oldRequestUse } from "../../platform/request-id.store.ts";
 
 const template = z.object({
   title: z.string().default(""),
@@ -179,4 +179,9 @@ export async function issuesAndRolloutsOfPlans(
 /** The issue a creator made with a request id in the last 24 hours (§0.6). */
 export function findIssueByRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<IssueRow | undefined> {
   return findByRequest(db, "issue", issueColumns, issueRow, creator, requestId);
+}
+
+/** Frees a request id the creator used for an issue more than 24 hours ago. */
+export async function forgetOldIssueRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<void> {
+  await db.query(sql.unsafe`update issue set request_id = null where ${oldRequestUse(creator, requestId)}`);
 }

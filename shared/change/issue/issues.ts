@@ -18,13 +18,13 @@ import { issueName, type IssueRef } from "./issue-names.ts";
 import {
   findIssue,
   findIssueByRequest,
+  forgetOldIssueRequest,
   findLiveIssueOfPlan,
   insertIssue,
   updateIssueFields,
   type IssueFields,
   type IssueRow,
 } from "./issue.store.ts";
-import { forgetOldRequest } from "../../platform/request-id.store.ts";
 
 const MAX_LABEL_LENGTH = 63;
 
@@ -65,7 +65,7 @@ export async function createIssue(audit: CallAudit, issue: NewIssue): Promise<Is
     // After the plan's lock: a retry racing its first call sees the issue that call made.
     const earlier = await findIssueByRequest(tx, issue.creator, issue.requestId);
     if (earlier) return (audit.resource = issueName(earlier)), earlier;
-    await forgetOldRequest(tx, "issue", issue.creator, issue.requestId);
+    await forgetOldIssueRequest(tx, issue.creator, issue.requestId);
   }
   if (!plan) throw notFound(`plan "${issue.plan}" does not exist`);
   if (plan.state !== "ACTIVE") throw failedPrecondition(`plan "${issue.plan}" is deleted`);

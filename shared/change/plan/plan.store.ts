@@ -6,7 +6,7 @@ import type { FilterTerm } from "../../platform/list/filter.ts";
 import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../../platform/list/newest-first.store.ts";
 import type { PageKey } from "../../platform/list/page.ts";
 import type { PlanSpec } from "./plan-specs.ts";
-import { findByRequest } from "../../platform/request-id.store.ts";
+import { findByRequest, oldRequestUse } from "../../platform/request-id.store.ts";
 
 const releaseFile = z.object({ release: z.string(), path: z.string(), version: z.string(), sha256: z.string() });
 const spec = z.object({
@@ -125,4 +125,9 @@ function condition(term: FilterTerm): FragmentSqlToken {
 /** The plan a creator made with a request id in the last 24 hours (§0.6). */
 export function findPlanByRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<PlanRow | undefined> {
   return findByRequest(db, "plan", columns, planRow, creator, requestId);
+}
+
+/** Frees a request id the creator used for a plan more than 24 hours ago. */
+export async function forgetOldPlanRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<void> {
+  await db.query(sql.unsafe`update plan set request_id = null where ${oldRequestUse(creator, requestId)}`);
 }

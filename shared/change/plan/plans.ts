@@ -15,8 +15,7 @@ import { findRolloutByPlan } from "../rollout/rollout.store.ts";
 import { planCreated, planSpecsChanged } from "../pipeline/checks.ts";
 import { planName, type PlanRef } from "./plan-names.ts";
 import { checkedSpecs, type SpecInput } from "./plan-specs.ts";
-import { findPlan, findPlanByRequest, insertPlan, markPlanDeleted, updatePlan as updateRow, type PlanRow } from "./plan.store.ts";
-import { forgetOldRequest } from "../../platform/request-id.store.ts";
+import { findPlan, findPlanByRequest, forgetOldPlanRequest, insertPlan, markPlanDeleted, updatePlan as updateRow, type PlanRow } from "./plan.store.ts";
 
 export interface PlanDraft {
   title: string;
@@ -48,7 +47,7 @@ export async function createPlan(audit: CallAudit, plan: NewPlan): Promise<PlanR
   if (plan.requestId) {
     const earlier = await findPlanByRequest(tx, plan.creator, plan.requestId);
     if (earlier) return (audit.resource = planName(earlier)), earlier;
-    await forgetOldRequest(tx, "plan", plan.creator, plan.requestId);
+    await forgetOldPlanRequest(tx, plan.creator, plan.requestId);
   }
   await activeProject(tx, plan.projectId);
   const specs = await checkedSpecs(tx, plan.projectId, plan.draft.specs, "plan.specs");

@@ -6,7 +6,7 @@ import { sqlOperator } from "../../platform/list/filter-comparison.store.ts";
 import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../../platform/list/newest-first.store.ts";
 import type { PageKey } from "../../platform/list/page.ts";
 import type { ReleaseFile } from "./release-files.ts";
-import { findByRequest } from "../../platform/request-id.store.ts";
+import { findByRequest, oldRequestUse } from "../../platform/request-id.store.ts";
 
 const file = z.object({
   path: z.string(),
@@ -120,4 +120,9 @@ function condition(term: FilterTerm): FragmentSqlToken {
 /** The release a creator made with a request id in the last 24 hours (§0.6). */
 export function findReleaseByRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<ReleaseRow | undefined> {
   return findByRequest(db, "release", columns, releaseRow, creator, requestId);
+}
+
+/** Frees a request id the creator used for a release more than 24 hours ago. */
+export async function forgetOldReleaseRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<void> {
+  await db.query(sql.unsafe`update release set request_id = null where ${oldRequestUse(creator, requestId)}`);
 }

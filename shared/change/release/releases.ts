@@ -12,13 +12,13 @@ import { releaseName, type ReleaseRef } from "./release-names.ts";
 import {
   findRelease,
   findReleaseByRequest,
+  forgetOldReleaseRequest,
   insertRelease,
   setReleaseState,
   setReleaseTitle,
   type ReleaseRow,
   type VcsSource,
 } from "./release.store.ts";
-import { forgetOldRequest } from "../../platform/request-id.store.ts";
 
 export interface ReleaseDraft {
   title: string;
@@ -69,7 +69,7 @@ export async function createRelease(audit: CallAudit, release: NewRelease): Prom
   if (release.requestId) {
     const earlier = await findReleaseByRequest(tx, release.creator, release.requestId);
     if (earlier) return (audit.resource = releaseName(earlier)), earlier;
-    await forgetOldRequest(tx, "release", release.creator, release.requestId);
+    await forgetOldReleaseRequest(tx, release.creator, release.requestId);
   }
   await activeProject(tx, release.projectId);
   const row = await insertRelease(tx, {
