@@ -44,9 +44,10 @@ export {
   taskRunName,
 } from "./rollout/rollout-names.ts";
 export { getRolloutView, listRolloutViews, type RolloutView, type TaskView } from "./rollout/rollout-view.ts";
-export { findTaskRun, findTaskRunLog, listTaskRuns, type TaskRunLogEntry, type TaskRunRow } from "./rollout/task-run.store.ts";
 export { changeSettingRules } from "./setting-rules.ts";
 export { type CancelWatch, createCancelWatch } from "./task-run/cancel-watch.ts";
 export { executeTaskRun, type ExecutionDeps } from "./task-run/execute-task-run.ts";
 export { RECONCILE_EVERY_MS, reconcileTaskRuns } from "./task-run/reconcile.ts";
 export { LockConnections } from "./task-run/run-locks.store.ts";
+export { findTaskRunLog, type TaskRunLogEntry } from "./task-run/store/task-run-log.store.ts";
+export { findTaskRun, listTaskRuns, type TaskRunRow } from "./task-run/store/task-run.store.ts";

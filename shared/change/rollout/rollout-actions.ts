@@ -12,7 +12,8 @@ import { parseStageName, parseTaskName, rolloutName, stageName, taskName, type R
 import { findRollout, findStages, setRolloutState, type RolloutRow } from "./rollout.store.ts";
 import { createRuns, enqueueTaskRuns } from "./run-creation.ts";
 import { findTasksById, setTaskState, type TaskRow, type TaskState } from "./task.store.ts";
-import { dueRunsOfRollout, findActiveRuns, markRunEnded } from "./task-run.store.ts";
+import { markRunEnded } from "../task-run/store/run-transitions.store.ts";
+import { dueRunsOfRollout, findActiveRuns } from "../task-run/store/task-run.store.ts";
 
 const DONE_OR_SKIPPED: ReadonlySet<string> = new Set(["DONE", "SKIPPED"]);
 

@@ -8,7 +8,7 @@ import { refreshRollout } from "../pipeline/progress.ts";
 import { lockRollout } from "./rollout-actions.ts";
 import { parseTaskName, parseTaskRunName, rolloutName, type RolloutRef } from "./rollout-names.ts";
 import { setRolloutState } from "./rollout.store.ts";
-import { findActiveRuns, findTaskRunsById } from "./task-run.store.ts";
+import { findActiveRuns, findTaskRunsById } from "../task-run/store/task-run.store.ts";
 
 export async function cancelRollout(tx: CommonQueryMethods, ref: RolloutRef, reason: string, canceller: string): Promise<void> {
   const rollout = await lockRollout(tx, ref);

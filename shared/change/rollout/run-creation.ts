@@ -6,7 +6,7 @@ import { TASK_RUN_JOB_KEY_PREFIX } from "../../platform/jobs/catalog.ts";
 import { addKeyedJobs } from "../../platform/jobs/jobs.store.ts";
 import type { RolloutRef } from "./rollout-names.ts";
 import { setTaskState } from "./task.store.ts";
-import { insertPendingRuns } from "./task-run.store.ts";
+import { insertPendingRuns } from "../task-run/store/task-run.store.ts";
 
 /** Enqueues the runs' jobs (job key taskRun:<id>, replacing a waiting job of the same run). */
 export async function enqueueTaskRuns(tx: CommonQueryMethods, runIds: readonly number[], runAt?: Date): Promise<void> {

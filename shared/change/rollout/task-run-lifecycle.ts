@@ -13,7 +13,8 @@ import { emit } from "../pipeline/events.ts";
 import { rolloutName, taskRunName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout } from "./rollout.store.ts";
 import { createRuns } from "./run-creation.ts";
-import { markRunEnded, type FinalRunState, type JobsOnEnd, type TaskEnd } from "./task-run.store.ts";
+import { markRunEnded, type JobsOnEnd, type TaskEnd } from "../task-run/store/run-transitions.store.ts";
+import type { FinalRunState } from "../task-run/store/task-run.store.ts";
 
 export { enqueueTaskRun, enqueueTaskRuns } from "./run-creation.ts";
 

@@ -12,7 +12,7 @@
 import type { CommonQueryMethods } from "slonik";
 import { findRollout } from "../rollout/rollout.store.ts";
 import { settleTaskRun } from "../rollout/task-run-lifecycle.ts";
-import { findTaskRun } from "../rollout/task-run.store.ts";
+import { findTaskRun } from "./store/task-run.store.ts";
 import { lockTask } from "../rollout/task.store.ts";
 import { noticeCancels, recordCancelReason } from "./store/run-execution.store.ts";
 

@@ -15,7 +15,7 @@
 // resumes, the pause ends), and the reconciler catches a dispatch that was
 // lost.
 import { withTransaction, type Db } from "../../platform/db.ts";
-import { claimPendingRun } from "../rollout/task-run.store.ts";
+import { claimPendingRun } from "./store/run-transitions.store.ts";
 import { enqueueTaskRun } from "../rollout/task-run-lifecycle.ts";
 import { storedSettings, type SettingReader } from "../../governance/settings/setting-cache.ts";
 import { claimWaitReason, settingsGateOfClaim } from "./start-gate.ts";

@@ -6,13 +6,13 @@
 // at commit. A worker claiming a run at the moment the emergency pause is
 // switched on is ordered against the switch by the setting's row lock (the
 // write locks it for update first; the claim reads it under a share lock,
-// task-run.store.ts claimPendingRun).
+// store/run-transitions.store.ts claimPendingRun).
 import { equals } from "@bufbuild/protobuf";
 import type { CommonQueryMethods } from "slonik";
 import { MaintenanceWindowSettingSchema, type EmergencyPauseSetting, type MaintenanceWindowSetting } from "../../gen/svc/store/setting_operations_pb.js";
 import { enqueueTaskRuns } from "../rollout/task-run-lifecycle.ts";
 import { requestCancel } from "./cancel.ts";
-import { pendingRunStarts, runningRunIds } from "./start-gate.store.ts";
+import { pendingRunStarts, runningRunIds } from "./store/task-run.store.ts";
 
 /** EMERGENCY_PAUSE on suspends every RUNNING run; off re-enqueues every PENDING one, so pending work resumes by itself. */
 export async function applyEmergencyPauseSwitch(before: EmergencyPauseSetting, after: EmergencyPauseSetting, tx: CommonQueryMethods): Promise<void> {

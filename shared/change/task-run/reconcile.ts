@@ -32,10 +32,10 @@ import { appliedText } from "./run-detail.ts";
 import { runConnection } from "./run-connection.ts";
 import { tryRunLockForTransaction } from "./run-locks.store.ts";
 import { countSettled, writeSettlement } from "./settle-run.ts";
-import { runningRunIds } from "./start-gate.store.ts";
 import { dropOrphanedRunJobs, findStrandedRuns } from "./store/run-dispatch.store.ts";
 import { findLostRun, type LostRun } from "./store/run-execution.store.ts";
 import { nextUnloggedStatement } from "./store/task-run-log.store.ts";
+import { runningRunIds } from "./store/task-run.store.ts";
 import { followUpRollout } from "../pipeline/progress.ts";
 import { runningRollouts } from "../rollout/rollout.store.ts";
 

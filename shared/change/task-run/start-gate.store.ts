@@ -1,7 +1,7 @@
 // SQL of the start gate (contract §12.2, §12.7): what decides whether a
 // PENDING task run may start (the claim reads it in the statement that
-// starts the run, task-run.store.ts), and the runs an emergency pause acts
-// on.
+// starts the run, store/run-transitions.store.ts), read from the run's task,
+// rollout, project, plan checks and the runs on its database.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 
@@ -50,19 +50,4 @@ export async function findGateFacts(db: CommonQueryMethods, taskIds: readonly nu
   if (taskIds.length === 0) return new Map();
   const rows = await db.any(sql.type(gateFacts)`select ${gateFactColumns} ${gateFactsSource} where t.id = any(${sql.array(taskIds, "int8")})`);
   return new Map(rows.map((r) => [r.task_id, factsOf(r)]));
-}
-
-const runId = z.object({ id: z.coerce.number() });
-
-/** Every RUNNING task run of the workspace. */
-export async function runningRunIds(db: CommonQueryMethods): Promise<number[]> {
-  return [...(await db.anyFirst(sql.type(runId)`select id from task_run where state = 'RUNNING' order by id`))];
-}
-
-const pendingRun = z.object({ id: z.coerce.number(), run_at: z.coerce.date().nullable() });
-
-/** Every PENDING task run of the workspace with its requested earliest start (batchRun's run time), oldest first. */
-export async function pendingRunStarts(db: CommonQueryMethods): Promise<{ id: number; runAt: Date | undefined }[]> {
-  const rows = await db.any(sql.type(pendingRun)`select id, run_at from task_run where state = 'PENDING' order by id`);
-  return rows.map((r) => ({ id: r.id, runAt: r.run_at ?? undefined }));
 }

@@ -5,7 +5,7 @@
 // emergency pause, rollout paused, maintenance window, plan check errors,
 // database busy; so the emergency pause wins over the window.
 import type { CommonQueryMethods } from "slonik";
-import type { ClaimAnswer } from "../rollout/task-run.store.ts";
+import type { ClaimAnswer } from "./store/run-transitions.store.ts";
 import { readSetting, type SettingReader } from "../../governance/index.ts";
 import { emergencyPauseReason } from "./emergency-pause.ts";
 import { maintenanceSchedule, nextOpening } from "./maintenance-window.ts";

@@ -10,7 +10,7 @@ import type { ReleaseFileRef } from "../../plan/plan-specs.ts";
 import { TASK_RUN_JOB_KEY_PREFIX } from "../../../platform/jobs/catalog.ts";
 import { addKeyedJobsSelected, keyedJobsAdding } from "../../../platform/jobs/jobs.store.ts";
 import { ROLLOUT_SLOT_LOCK_CLASS } from "../../../platform/locks.ts";
-import type { JobsOnEnd } from "../../rollout/task-run.store.ts";
+import type { JobsOnEnd } from "./run-transitions.store.ts";
 
 /** Where a run executes, and what settling it needs. */
 export interface RunTarget {

@@ -30,3 +30,20 @@ export async function nextUnloggedStatement(db: CommonQueryMethods, runId: numbe
     select max(position) as last from task_run_log where task_run_id = ${runId} and error = ''`);
   return last === null ? from : Math.max(from, last + 1);
 }
+
+const logEntry = z
+  .object({
+    time: z.coerce.date(),
+    statement: z.string(),
+    rows_affected: z.coerce.number(),
+    duration_ms: z.number(),
+    error: z.string(),
+  })
+  .transform((r) => ({ time: r.time, statement: r.statement, rowsAffected: r.rows_affected, durationMs: r.duration_ms, error: r.error }));
+
+export type TaskRunLogEntry = z.infer<typeof logEntry>;
+
+export async function findTaskRunLog(db: CommonQueryMethods, runId: number): Promise<readonly TaskRunLogEntry[]> {
+  return db.any(sql.type(logEntry)`
+    select time, statement, rows_affected, duration_ms, error from task_run_log where task_run_id = ${runId} order by position`);
+}

@@ -1,101 +1,14 @@
-// SQL on task_run (contract §12.2): creating PENDING runs, their start and
-// end, reads, and the runs waiting for a target or a rollout slot.
+// SQL of a task run's moves (contract §12.2, §12.4): PENDING → RUNNING (the
+// claim, through the start gate) and PENDING or RUNNING → DONE, FAILED or
+// CANCELED (the end), each one prepared statement that also moves the run's
+// task (task.store.ts runTasksUpdate), with its task's row locked first.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import type { RolloutRef } from "./rollout-names.ts";
-import { runTasksUpdate, type TaskChanges, type TaskState } from "./task.store.ts";
-import { gateFactColumns, gateFactsSource, type GateFacts } from "../task-run/start-gate.store.ts";
-import type { StatementLog } from "../../inventory/engine/target.ts";
-import { logEntriesInsert } from "../task-run/store/task-run-log.store.ts";
-
-export const TASK_RUN_STATES = ["PENDING", "RUNNING", "DONE", "FAILED", "CANCELED"] as const;
-export type TaskRunState = (typeof TASK_RUN_STATES)[number];
-export type FinalRunState = "DONE" | "FAILED" | "CANCELED";
-
-const taskRunRow = z
-  .object({
-    id: z.coerce.number(),
-    task_id: z.coerce.number(),
-    project_id: z.string(),
-    rollout_id: z.string(),
-    state: z.enum(TASK_RUN_STATES),
-    creator: z.string(),
-    first_statement: z.number(),
-    cancel_reason: z.string().nullable(),
-    detail: z.string(),
-    error: z.string(),
-    affected_rows: z.coerce.number(),
-    run_at: z.coerce.date().nullable(),
-    create_time: z.coerce.date(),
-    start_time: z.coerce.date().nullable(),
-    end_time: z.coerce.date().nullable(),
-  })
-  .transform((r) => ({
-    id: r.id,
-    taskId: r.task_id,
-    rollout: { projectId: r.project_id, id: r.rollout_id } as RolloutRef,
-    state: r.state,
-    creator: r.creator,
-    firstStatement: r.first_statement,
-    cancelReason: r.cancel_reason ?? undefined,
-    detail: r.detail,
-    error: r.error,
-    affectedRows: r.affected_rows,
-    runAt: r.run_at ?? undefined,
-    createTime: r.create_time,
-    startTime: r.start_time ?? undefined,
-    endTime: r.end_time ?? undefined,
-  }));
-
-export type TaskRunRow = z.infer<typeof taskRunRow>;
-
-const columns = sql.fragment`
-  id, task_id, project_id, rollout_id, state, creator, first_statement, cancel_reason, detail, error, affected_rows,
-  run_at, create_time, start_time, end_time`;
-
-/** New PENDING runs, one per task (starting at the task's next statement); their ids in task order. */
-export async function insertPendingRuns(
-  db: CommonQueryMethods,
-  ref: RolloutRef,
-  taskIds: readonly number[],
-  creator: string,
-  runAt: Date | undefined,
-): Promise<number[]> {
-  if (taskIds.length === 0) return [];
-  const ids = await db.anyFirst(sql.type(z.object({ id: z.coerce.number() }))`
-    insert into task_run (task_id, project_id, rollout_id, creator, first_statement, run_at)
-    select t.id, ${ref.projectId}, ${ref.id}, ${creator}, t.next_statement, ${runAt ? sql.timestamp(runAt) : null}
-    from unnest(${sql.array(taskIds, "int8")}) with ordinality as wanted (id, position)
-    join task t on t.id = wanted.id
-    order by wanted.position
-    returning id`);
-  return [...ids];
-}
-
-export async function findTaskRun(db: CommonQueryMethods, id: number): Promise<TaskRunRow | undefined> {
-  return (await db.maybeOne(sql.type(taskRunRow)`select ${columns} from task_run where id = ${id}`)) ?? undefined;
-}
-
-/** The named runs of a rollout. */
-export async function findTaskRunsById(db: CommonQueryMethods, ref: RolloutRef, ids: readonly number[]): Promise<TaskRunRow[]> {
-  return [
-    ...(await db.any(sql.type(taskRunRow)`
-      select ${columns} from task_run
-      where project_id = ${ref.projectId} and rollout_id = ${ref.id} and id = any(${sql.array(ids, "int8")})
-      order by id`)),
-  ];
-}
-
-/** The PENDING and RUNNING runs of the rollout (or of some of its tasks). */
-export async function findActiveRuns(db: CommonQueryMethods, ref: RolloutRef, taskIds?: readonly number[]): Promise<TaskRunRow[]> {
-  const tasks = taskIds ? sql.fragment`and task_id = any(${sql.array(taskIds, "int8")})` : sql.fragment``;
-  return [
-    ...(await db.any(sql.type(taskRunRow)`
-      select ${columns} from task_run
-      where project_id = ${ref.projectId} and rollout_id = ${ref.id} and state in ('PENDING', 'RUNNING') ${tasks}
-      order by id`)),
-  ];
-}
+import type { StatementLog } from "../../../inventory/engine/target.ts";
+import { runTasksUpdate, type TaskChanges, type TaskState } from "../../rollout/task.store.ts";
+import { gateFactColumns, gateFactsSource, type GateFacts } from "../start-gate.store.ts";
+import { logEntriesInsert } from "./task-run-log.store.ts";
+import { taskRunColumns, taskRunRow, type FinalRunState, type TaskRunRow } from "./task-run.store.ts";
 
 /**
  * The task of run `runId` if the run is in one of `states`, locked (lock
@@ -237,7 +150,7 @@ export async function markRunEnded(
       update task_run set state = ${end.state}, detail = ${end.detail}, error = ${end.error}, affected_rows = ${end.affectedRows},
         end_time = now(), update_time = now()
       where id = ${id} and state in ('PENDING', 'RUNNING') and task_id = (select id from locked_task)
-      returning ${columns})`;
+      returning ${taskRunColumns})`;
   if (!task) return (await db.maybeOne(sql.prepared("task_run.mark_ended", taskRunRow)`${ended} select * from ended`)) ?? undefined;
   const withTask = sql.fragment`
       ${ended},
@@ -254,45 +167,4 @@ export async function markRunEnded(
       ${commitModeStep(sql.fragment`(select transactional from task_run where id = ${id})`)}
       select ended.* from ended, lateral (select count(*) from jobs_added) as added, commit_mode`)) ?? undefined
   );
-}
-
-/** Runs of the rollout newest first (of one task, or of all), after the keyset id. */
-export async function listTaskRuns(
-  db: CommonQueryMethods,
-  query: { rollout: RolloutRef; taskId: number | undefined; afterId: number | undefined; limit: number },
-): Promise<readonly TaskRunRow[]> {
-  const conditions = [sql.fragment`project_id = ${query.rollout.projectId}`, sql.fragment`rollout_id = ${query.rollout.id}`];
-  if (query.taskId !== undefined) conditions.push(sql.fragment`task_id = ${query.taskId}`);
-  if (query.afterId !== undefined) conditions.push(sql.fragment`id < ${query.afterId}`);
-  return db.any(sql.type(taskRunRow)`
-    select ${columns} from task_run where ${sql.join(conditions, sql.fragment` and `)} order by id desc limit ${query.limit}`);
-}
-
-const pendingId = z.object({ id: z.coerce.number() });
-
-/** PENDING runs of one rollout that are due (no batchRun start still ahead), oldest first. */
-export async function dueRunsOfRollout(db: CommonQueryMethods, ref: RolloutRef): Promise<number[]> {
-  return [
-    ...(await db.anyFirst(sql.type(pendingId)`
-      select id from task_run
-      where project_id = ${ref.projectId} and rollout_id = ${ref.id} and state = 'PENDING' and (run_at is null or run_at <= now())
-      order by id`)),
-  ];
-}
-
-const logEntry = z
-  .object({
-    time: z.coerce.date(),
-    statement: z.string(),
-    rows_affected: z.coerce.number(),
-    duration_ms: z.number(),
-    error: z.string(),
-  })
-  .transform((r) => ({ time: r.time, statement: r.statement, rowsAffected: r.rows_affected, durationMs: r.duration_ms, error: r.error }));
-
-export type TaskRunLogEntry = z.infer<typeof logEntry>;
-
-export async function findTaskRunLog(db: CommonQueryMethods, runId: number): Promise<readonly TaskRunLogEntry[]> {
-  return db.any(sql.type(logEntry)`
-    select time, statement, rows_affected, duration_ms, error from task_run_log where task_run_id = ${runId} order by position`);
 }
