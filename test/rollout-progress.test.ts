@@ -1,5 +1,5 @@
 // Settlements run side by side without the rollout's lock, and the rollout
-// follows up after each commit (contract §12.2; shared/rollout/progress.ts).
+// follows up after each commit (contract §12.2; shared/change/pipeline/progress.ts).
 // When the last tasks of a stage end at the same moment, one of their
 // follow-ups must still see the stage finished: the rollout is DONE right
 // after its last run ends, well before the reconciler's next pass (10 s)

@@ -15,12 +15,11 @@ import { issueName, type IssueRef } from "../issue/issue-names.ts";
 import { transitionIssueStatus } from "../issue/issue.store.ts";
 import { rolloutName, stageName, type RolloutRef } from "../rollout/rollout-names.ts";
 import { findRollout, findRolloutProgress, setRolloutState, setStageState, type RolloutRow, type RolloutState, type StageRow } from "../rollout/rollout.store.ts";
-import { createRuns } from "../rollout/run-creation.ts";
-import { announceRunChange } from "../rollout/task-run-lifecycle.ts";
 import { findTasks, stageGoesOn } from "../rollout/task.store.ts";
 import { rolloutSubject } from "./event-subjects.ts";
 import { emit } from "./events.ts";
 import { FINISHED, has, nextAutomaticStage, rolloutStateOf, type StageCounts, stageStateIn, startedStages } from "./stage-rules.ts";
+import { announceRunChange, createRuns } from "./task-runs.ts";
 
 /** Starts a stage; refreshRollout then gives its ready tasks their runs. */
 export async function startStage(tx: CommonQueryMethods, rollout: RolloutRow, stageId: string, starter: string): Promise<void> {

@@ -15,7 +15,7 @@ import type { Db } from "../../platform/db.ts";
 import type { Logger } from "../../platform/logger.ts";
 import { followUpRollout } from "../pipeline/progress.ts";
 import type { RolloutRef } from "./rollout-names.ts";
-import { announceRunChange } from "./task-run-lifecycle.ts";
+import { announceRunChange } from "../pipeline/task-runs.ts";
 
 /** The least time from the start of one follow-up of a rollout to the start of the next. */
 const PASS_INTERVAL_MS = 50;

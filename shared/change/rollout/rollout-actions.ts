@@ -10,8 +10,9 @@ import { emergencyPauseReason } from "../task-run/emergency-pause.ts";
 import { refreshRollout, startStage } from "../pipeline/progress.ts";
 import { parseStageName, parseTaskName, rolloutName, stageName, taskName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout, findStages, setRolloutState, type RolloutRow } from "./rollout.store.ts";
-import { createRuns, enqueueTaskRuns } from "./run-creation.ts";
 import { findTasksById, setTaskState, type TaskRow, type TaskState } from "./task.store.ts";
+import { createRuns } from "../pipeline/task-runs.ts";
+import { enqueueTaskRuns } from "../task-run/run-jobs.ts";
 import { markRunEnded } from "../task-run/store/run-transitions.store.ts";
 import { dueRunsOfRollout, findActiveRuns } from "../task-run/store/task-run.store.ts";
 

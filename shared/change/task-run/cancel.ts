@@ -11,7 +11,7 @@
 // (rollout, task, task run).
 import type { CommonQueryMethods } from "slonik";
 import { findRollout } from "../rollout/rollout.store.ts";
-import { settleTaskRun } from "../rollout/task-run-lifecycle.ts";
+import { settleTaskRun } from "../pipeline/task-runs.ts";
 import { findTaskRun } from "./store/task-run.store.ts";
 import { lockTask } from "../rollout/task.store.ts";
 import { noticeCancels, recordCancelReason } from "./store/run-execution.store.ts";

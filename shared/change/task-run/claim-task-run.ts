@@ -15,8 +15,8 @@
 // resumes, the pause ends), and the reconciler catches a dispatch that was
 // lost.
 import { withTransaction, type Db } from "../../platform/db.ts";
+import { enqueueTaskRun } from "./run-jobs.ts";
 import { claimPendingRun } from "./store/run-transitions.store.ts";
-import { enqueueTaskRun } from "../rollout/task-run-lifecycle.ts";
 import { storedSettings, type SettingReader } from "../../governance/settings/setting-cache.ts";
 import { claimWaitReason, settingsGateOfClaim } from "./start-gate.ts";
 import { takeRolloutSlot } from "./store/run-dispatch.store.ts";

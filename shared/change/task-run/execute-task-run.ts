@@ -17,7 +17,7 @@ import type { Metrics } from "../../platform/metrics.ts";
 import type { ExecuteOutcome, StatementLog } from "../../inventory/engine/target.ts";
 import { errorMessage } from "../../inventory/engine/connect-failure.ts";
 import type { RolloutFollowUps } from "../rollout/follow-ups.ts";
-import type { RunOutcome } from "../rollout/task-run-lifecycle.ts";
+import type { RunOutcome } from "../pipeline/task-runs.ts";
 import { releaseGate, type ReleaseGateDecision } from "../revision/revision-gate.ts";
 import type { SecretBox } from "../../platform/secrets/secret-box.ts";
 import type { SettingReader } from "../../governance/settings/setting-cache.ts";

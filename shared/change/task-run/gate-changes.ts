@@ -10,8 +10,8 @@
 import { equals } from "@bufbuild/protobuf";
 import type { CommonQueryMethods } from "slonik";
 import { MaintenanceWindowSettingSchema, type EmergencyPauseSetting, type MaintenanceWindowSetting } from "../../gen/svc/store/setting_operations_pb.js";
-import { enqueueTaskRuns } from "../rollout/task-run-lifecycle.ts";
 import { requestCancel } from "./cancel.ts";
+import { enqueueTaskRuns } from "./run-jobs.ts";
 import { pendingRunStarts, runningRunIds } from "./store/task-run.store.ts";
 
 /** EMERGENCY_PAUSE on suspends every RUNNING run; off re-enqueues every PENDING one, so pending work resumes by itself. */

@@ -23,12 +23,13 @@ import { unlockJobsOfGonePools } from "../../platform/jobs/pool-presence.store.t
 import { withTransaction, type Db } from "../../platform/db.ts";
 import type { Logger } from "../../platform/logger.ts";
 import type { Metrics } from "../../platform/metrics.ts";
-import { enqueueTaskRun, type RunOutcome } from "../rollout/task-run-lifecycle.ts";
+import type { RunOutcome } from "../pipeline/task-runs.ts";
 import type { SecretBox } from "../../platform/secrets/secret-box.ts";
 import { storedSettings } from "../../governance/settings/setting-cache.ts";
 import { splitStatements } from "../../inventory/engine/split.ts";
 import { emergencyPauseReason } from "./emergency-pause.ts";
 import { appliedText } from "./run-detail.ts";
+import { enqueueTaskRun } from "./run-jobs.ts";
 import { runConnection } from "./run-connection.ts";
 import { tryRunLockForTransaction } from "./run-locks.store.ts";
 import { countSettled, writeSettlement } from "./settle-run.ts";

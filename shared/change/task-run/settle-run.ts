@@ -9,7 +9,7 @@ import type { CommonQueryMethods } from "slonik";
 import type { StatementLog } from "../../inventory/engine/target.ts";
 import { withTransaction, type Db } from "../../platform/db.ts";
 import type { Metrics } from "../../platform/metrics.ts";
-import { settleTaskRun, type RunOutcome } from "../rollout/task-run-lifecycle.ts";
+import { settleTaskRun, type RunOutcome } from "../pipeline/task-runs.ts";
 import { recordRevision } from "../revision/revision-gate.ts";
 import { dispatchWaitingRuns, targetWaitersDispatch, type RunTarget } from "./store/run-dispatch.store.ts";
 import { appendRunDetail } from "./store/run-execution.store.ts";

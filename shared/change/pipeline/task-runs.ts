@@ -1,22 +1,35 @@
-// The life of a task run (contract §12.2, §12.4): created PENDING with its
-// job in one transaction (dispatch is the job queue's own notification, no
-// polling), started by the worker, and settled once. Settling moves the task
-// and, through followUpRollout, its stage, rollout and issue. Rows are locked
-// in one order everywhere (rollout, task, task run), so concurrent starts,
-// settlements and actions never deadlock.
+// A task run's moves as the pipeline makes them (contract §12.2, §12.4):
+//
+//   task NOT_STARTED, FAILED or CANCELED ──createRuns──▶ PENDING, with a new PENDING run and its job
+//   run PENDING ──the worker's claim (task-run/claim-task-run.ts)──▶ RUNNING
+//   run PENDING or RUNNING ──settleTaskRun──▶ DONE, FAILED or CANCELED, settled once;
+//     its task follows (back to PENDING with a new run after a suspension, SKIPPED when already applied)
+//
+// A failure is an event in the issue's history and emits taskRun.failed.
+// Settling moves the task; its stage, rollout and issue follow through
+// progress.ts (followUpRollout). Rows are locked in one order everywhere
+// (rollout, task, task run), so concurrent starts, settlements and actions
+// never deadlock.
 import type { CommonQueryMethods } from "slonik";
 import type { StatementLog } from "../../inventory/engine/target.ts";
-import { addIssueEvent } from "../issue/issue-events.ts";
 import { noticeChange } from "../../platform/watch/change-notice.store.ts";
-import { rolloutSubject } from "../pipeline/event-subjects.ts";
-import { emit } from "../pipeline/events.ts";
-import { rolloutName, taskRunName, type RolloutRef } from "./rollout-names.ts";
-import { findRollout } from "./rollout.store.ts";
-import { createRuns } from "./run-creation.ts";
+import { addIssueEvent } from "../issue/issue-events.ts";
+import { rolloutName, taskRunName, type RolloutRef } from "../rollout/rollout-names.ts";
+import { findRollout } from "../rollout/rollout.store.ts";
+import { setTaskState } from "../rollout/task.store.ts";
+import { enqueueTaskRuns } from "../task-run/run-jobs.ts";
 import { markRunEnded, type JobsOnEnd, type TaskEnd } from "../task-run/store/run-transitions.store.ts";
-import type { FinalRunState } from "../task-run/store/task-run.store.ts";
+import { insertPendingRuns, type FinalRunState } from "../task-run/store/task-run.store.ts";
+import { rolloutSubject } from "./event-subjects.ts";
+import { emit } from "./events.ts";
 
-export { enqueueTaskRun, enqueueTaskRuns } from "./run-creation.ts";
+/** New PENDING runs for the tasks (each from its next statement), their tasks PENDING, their jobs enqueued. */
+export async function createRuns(tx: CommonQueryMethods, ref: RolloutRef, taskIds: readonly number[], creator: string, runAt?: Date): Promise<number[]> {
+  const runIds = await insertPendingRuns(tx, ref, taskIds, creator, runAt);
+  await setTaskState(tx, taskIds, "PENDING");
+  await enqueueTaskRuns(tx, runIds, runAt);
+  return runIds;
+}
 
 /**
  * The notice of a run started or settled, sent after its transaction
