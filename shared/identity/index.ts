@@ -25,15 +25,18 @@ export { groupName } from "./group/group-name.ts";
 export { createGroup, deleteGroup, getGroup, type GroupDraft, type GroupView, updateGroup } from "./group/groups.ts";
 export {
   type AccessDecision,
+  boundRoles,
   decideAccess,
   hasPermission,
   hiddenScope,
   permissionRequired,
+  projectsWithBinding,
   requirePermission,
   WORKSPACE,
 } from "./iam/authorize.ts";
 export { isBindingActive } from "./iam/binding-condition.ts";
 export { createCustomRole, deleteCustomRole, updateCustomRole } from "./iam/custom-roles.ts";
+export { grantRoles } from "./iam/grant-roles.ts";
 export { findPolicies, type StoredPolicy } from "./iam/iam-policy.store.ts";
 export { type IamSubject, userMember } from "./iam/members.ts";
 export { isPermission, type Permission, permissionScope } from "./iam/permissions.ts";

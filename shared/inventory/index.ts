@@ -3,16 +3,33 @@
 export { accessScope } from "./access-scope.ts";
 export { listDatabasePage } from "./database/database-list.ts";
 export { databaseName, type DatabaseRef, parseDatabaseName } from "./database/database-name.ts";
+export { ownershipOfDatabases } from "./database/database-project.store.ts";
 export { parseDatabasePartName, readDatabaseMetadata, readDatabaseSchema, syncDatabase } from "./database/database-schema.ts";
-export type { DatabaseRow } from "./database/database.store.ts";
+export { type DatabaseRow, findDatabase, findDatabaseMetadata } from "./database/database.store.ts";
 export { getDatabase, transferDatabases, updateDatabase } from "./database/databases.ts";
-export type { DatabaseMetadata } from "./engine/metadata.ts";
-export type { Engine, SslMode } from "./engine/target.ts";
-export type { DataSourceDraft, DataSourceType, StoredDataSource } from "./instance/data-sources.ts";
+export { errorMessage } from "./engine/connect-failure.ts";
+export type { DatabaseMetadata, TableMetadata } from "./engine/metadata.ts";
+export { splitStatements, type SqlStatement } from "./engine/split.ts";
+export { openTarget } from "./engine/target-open.ts";
+export type {
+  ConnectionConfig,
+  Engine,
+  ExecuteOutcome,
+  ExecuteRequest,
+  LostSession,
+  RowEstimate,
+  ScriptSession,
+  SslMode,
+  StatementLog,
+  Target,
+  TargetSession,
+} from "./engine/target.ts";
+export { type DataSourceDraft, type DataSourceType, storedDataSource, type StoredDataSource } from "./instance/data-sources.ts";
 export { listInstancePage } from "./instance/instance-list.ts";
 export { enqueueEveryInstanceSync } from "./instance/instance-sync-jobs.ts";
 export { syncInstance } from "./instance/instance-sync.ts";
-export type { InstanceRow } from "./instance/instance.store.ts";
+export { instanceConnection, type ReachableInstance, withTarget } from "./instance/instance-target.ts";
+export { findInstance, type InstanceRow } from "./instance/instance.store.ts";
 export {
   createInstance,
   deleteInstance,
@@ -26,7 +43,7 @@ export {
 } from "./instance/instances.ts";
 export type { ProjectDraft } from "./project/project-fields.ts";
 export { listProjectPage } from "./project/project-list.ts";
-export type { ProjectRow } from "./project/project.store.ts";
+export { findProject, type ProjectRow } from "./project/project.store.ts";
 export {
   activeProject,
   createProject,

@@ -1,26 +1,55 @@
 // The platform capability's public surface: what other capabilities and the
 // processes use. Everything else under shared/platform/ is private to it.
+export { listenToChannel } from "./channel-listener.ts";
 export { type Config, ConfigError, loadConfig, trustedProxyList } from "./config.ts";
-export { createDb, type Db, ping, type Tx, withTransaction } from "./db.ts";
-export { formatDuration } from "./duration.ts";
+export { APPLICATION_NAME, createDb, type Db, ping, preparedCommand, type Tx, withTransaction } from "./db.ts";
+export { formatDuration, parseDuration } from "./duration.ts";
 export { isEmailAddress, parseEmail, requireEmail } from "./email-address.ts";
-export { DomainError, type ErrorCode, failedPrecondition, invalidArgument, notFound } from "./errors.ts";
-export { type JobName, parseJobPayload } from "./jobs/catalog.ts";
-export { addJob, countJobs, deletePermafailedJobs } from "./jobs/jobs.store.ts";
-export { PoolPresence } from "./jobs/pool-presence.store.ts";
+export { readOrCreatePassword } from "./embedded-postgres.ts";
+export {
+  aborted,
+  alreadyExists,
+  DomainError,
+  type ErrorCode,
+  failedPrecondition,
+  invalidArgument,
+  notFound,
+  permissionDenied,
+  resourceExhausted,
+  unauthenticated,
+  unavailable,
+} from "./errors.ts";
+export { type JobName, parseJobPayload, TASK_RUN_JOB_KEY_PREFIX } from "./jobs/catalog.ts";
+export { addJob, addKeyedJobs, addKeyedJobsSelected, countJobs, deletePermafailedJobs, keyedJobsAdding } from "./jobs/jobs.store.ts";
+export { PoolPresence, unlockJobsOfGonePools } from "./jobs/pool-presence.store.ts";
 export { type Leadership, startLeaderElection } from "./leader.ts";
-export { snakeCase } from "./list/field-name.ts";
-export { type FilterFields, parseFilter } from "./list/filter.ts";
-export { decodePageToken, encodePageToken, keysetPage, pageSize } from "./list/page.ts";
+export { jsonName, snakeCase } from "./list/field-name.ts";
+export { sqlOperator } from "./list/filter-comparison.store.ts";
+export { type FilterFields, type FilterTerm, parseFilter, parseRfc3339 } from "./list/filter.ts";
+export { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "./list/newest-first.store.ts";
+export { parseOrderBy } from "./list/order-by.ts";
+export { decodePageToken, encodePageToken, keysetPage, type Page, type PageKey, type PageRequest, pageSize } from "./list/page.ts";
+export { maskFields, type MaskSpec } from "./list/update-mask.ts";
+export { userFilterValue } from "./list/user-filter-value.ts";
+export {
+  BOOTSTRAP_LOCK,
+  RATE_LIMIT_LOCK_CLASS,
+  ROLLOUT_SLOT_LOCK_CLASS,
+  TARGET_DATABASE_LOCK_CLASS,
+  TASK_RUN_LOCK_CLASS,
+} from "./locks.ts";
 export { createLogger, type Logger } from "./logger.ts";
 export { emailConfigured, type Mail, sendMail, type SmtpConfig } from "./mail/mailer.ts";
 export { createMetrics, type Metrics } from "./metrics.ts";
-export { normalizeLoginId, parseLoginId, parseResourceName, userName } from "./names.ts";
+export { checkRequestId, normalizeLoginId, parseLoginId, parseResourceName, RESOURCE_ID_PATTERN, userName } from "./names.ts";
 export { type ProcessContext, runProcess } from "./process.ts";
-export { createSecretBox, type SecretBox } from "./secrets/secret-box.ts";
+export { findByRequest, oldRequestUse } from "./request-id.store.ts";
+export { createSecretBox, isSealed, type SecretBox } from "./secrets/secret-box.ts";
 export { isStoredSecret } from "./secrets/secret-fields.ts";
 export { loadSecretKey, parseSecretKey } from "./secrets/secret-key.ts";
+export { SESSION_KEEPALIVE_OPTIONS } from "./session-keepalive.ts";
 export { openStore, type Store } from "./store.ts";
 export { gitCommit, version } from "./version.ts";
 export { type ChangeFeed, createChangeFeed } from "./watch/change-feed.ts";
+export { noticeChange } from "./watch/change-notice.store.ts";
 export { watchResource } from "./watch/watch-resource.ts";

@@ -5,14 +5,12 @@
 // told the step is approved. The moves themselves are the pipeline's
 // (pipeline/approval.ts).
 import type { CommonQueryMethods } from "slonik";
-import { requirePermission } from "../../identity/iam/authorize.ts";
-import type { IamSubject } from "../../identity/iam/members.ts";
+import { type IamSubject, requirePermission } from "../../identity/index.ts";
 import { issueName, type IssueRef } from "../issue/issue-names.ts";
 import { findIssue, type IssueRow } from "../issue/issue.store.ts";
-import type { Metrics } from "../../platform/metrics.ts";
-import { failedPrecondition, notFound } from "../../platform/errors.ts";
+import { failedPrecondition, type Metrics, notFound } from "../../platform/index.ts";
 import { findPlan } from "../plan/plan.store.ts";
-import { projectName } from "../../inventory/project/projects.ts";
+import { projectName } from "../../inventory/index.ts";
 import { approveStep, rejectStep, requestReview } from "../pipeline/approval.ts";
 import { requireEligibleApprover } from "./approver-eligibility.ts";
 

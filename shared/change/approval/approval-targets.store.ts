@@ -2,7 +2,7 @@
 // §7.3): the effective environment and the engine of each.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
-import type { DatabaseRef } from "../../inventory/database/database-name.ts";
+import type { DatabaseRef } from "../../inventory/index.ts";
 
 const targetRow = z.object({ instance_id: z.string(), name: z.string(), environment: z.string(), engine: z.string() });
 

@@ -3,15 +3,12 @@
 // workspace scope (bindings still in force, groups included); the creator
 // only where self-approval is allowed; one person at most one step.
 import type { CommonQueryMethods } from "slonik";
-import { boundRoles } from "../../identity/iam/authorize.ts";
-import type { IamSubject } from "../../identity/iam/members.ts";
+import { boundRoles, type IamSubject } from "../../identity/index.ts";
 import { issueName } from "../issue/issue-names.ts";
 import type { IssueRow } from "../issue/issue.store.ts";
-import { permissionDenied } from "../../platform/errors.ts";
-import { findProject } from "../../inventory/project/project.store.ts";
-import { projectName } from "../../inventory/project/projects.ts";
-import { storedSettings } from "../../governance/settings/setting-cache.ts";
-import { readWorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
+import { permissionDenied } from "../../platform/index.ts";
+import { findProject, projectName } from "../../inventory/index.ts";
+import { readWorkspaceProfile, storedSettings } from "../../governance/index.ts";
 
 export async function requireEligibleApprover(tx: CommonQueryMethods, caller: IamSubject & { name: string }, issue: IssueRow): Promise<void> {
   if (issue.creator === caller.name && !(await selfApprovalAllowed(tx, issue.projectId))) {

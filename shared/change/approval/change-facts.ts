@@ -4,7 +4,7 @@
 // another is judged as both) — with the affected-rows estimate and the
 // highest level of that target's check results.
 import type { CommonQueryMethods } from "slonik";
-import { databaseName, parseDatabaseName } from "../../inventory/database/database-name.ts";
+import { databaseName, parseDatabaseName } from "../../inventory/index.ts";
 import type { CheckResult, ResultStatus } from "../plan-check/check-result.ts";
 import type { PlanRow } from "../plan/plan.store.ts";
 import type { ChangeFacts } from "./approval-condition.ts";

@@ -2,10 +2,17 @@
 // server's events, oldest first. Only its author edits a comment; events are
 // never edited.
 import type { CommonQueryMethods } from "slonik";
-import { maskFields } from "../../platform/list/update-mask.ts";
-import { keysetPage, type Page, type PageRequest } from "../../platform/list/page.ts";
-import { failedPrecondition, invalidArgument, notFound, permissionDenied } from "../../platform/errors.ts";
-import { noticeChange } from "../../platform/watch/change-notice.store.ts";
+import {
+  failedPrecondition,
+  invalidArgument,
+  keysetPage,
+  maskFields,
+  notFound,
+  noticeChange,
+  type Page,
+  type PageRequest,
+  permissionDenied,
+} from "../../platform/index.ts";
 import { findComment, insertComment, listComments, updateCommentText, type CommentRow } from "./issue-comment.store.ts";
 import { commentName, issueName, type CommentRef, type IssueRef } from "./issue-names.ts";
 import { issueCommented } from "../pipeline/issues.ts";

@@ -3,7 +3,7 @@
 // task failed, ...) are EVENT entries beside people's comments, so the
 // issue's history reads as one list. Watchers hear of each entry.
 import type { CommonQueryMethods } from "slonik";
-import { noticeChange } from "../../platform/watch/change-notice.store.ts";
+import { noticeChange } from "../../platform/index.ts";
 import { insertComment } from "./issue-comment.store.ts";
 import { issueName, type IssueRef } from "./issue-names.ts";
 

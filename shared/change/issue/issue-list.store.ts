@@ -1,9 +1,7 @@
 // Listing issues (contract §2.4): filter terms as SQL, newest first with
 // keyset paging, per project or across a set of projects.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
-import type { FilterTerm } from "../../platform/list/filter.ts";
-import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../../platform/list/newest-first.store.ts";
-import type { PageKey } from "../../platform/list/page.ts";
+import { afterNewest, type FilterTerm, newestFirst, type PageKey, pageTimeColumn, withPageTime } from "../../platform/index.ts";
 import { issueColumns, issueRow, type IssueRow } from "./issue.store.ts";
 
 /** The roles a user holds: at workspace scope, and per project. */

@@ -4,12 +4,9 @@
 // approval_status, approver (issues waiting at a step the user may approve),
 // create_time, update_time, title (substring) and label. Newest first.
 import type { CommonQueryMethods } from "slonik";
-import { boundRoles, hasPermission, projectsWithBinding, requirePermission, WORKSPACE } from "../../identity/iam/authorize.ts";
-import type { IamSubject } from "../../identity/iam/members.ts";
-import { parseFilter, type FilterFields, type FilterTerm } from "../../platform/list/filter.ts";
-import { keysetPage, type Page, type PageRequest } from "../../platform/list/page.ts";
-import { userFilterValue } from "../../platform/list/user-filter-value.ts";
-import { getProject, parseProjectName, projectName } from "../../inventory/project/projects.ts";
+import { boundRoles, hasPermission, type IamSubject, projectsWithBinding, requirePermission, WORKSPACE } from "../../identity/index.ts";
+import { type FilterFields, type FilterTerm, keysetPage, type Page, type PageRequest, parseFilter, userFilterValue } from "../../platform/index.ts";
+import { getProject, parseProjectName, projectName } from "../../inventory/index.ts";
 import { listIssues, type HeldRoles } from "./issue-list.store.ts";
 import type { IssueRow } from "./issue.store.ts";
 

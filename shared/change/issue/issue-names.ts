@@ -1,7 +1,7 @@
 // Names of issues and their comments (contract §0.3):
 // projects/<p>/issues/<number> and …/comments/<comment_id>.
-import { invalidArgument } from "../../platform/errors.ts";
-import { projectName } from "../../inventory/project/projects.ts";
+import { invalidArgument } from "../../platform/index.ts";
+import { projectName } from "../../inventory/index.ts";
 
 export interface IssueRef {
   projectId: string;

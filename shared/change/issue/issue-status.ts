@@ -3,11 +3,11 @@
 // is refused while a task run is RUNNING; OPEN again from CANCELED. (OPEN on
 // creation; DONE, final, is the pipeline's move when the rollout is DONE.)
 import type { CommonQueryMethods } from "slonik";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
+import type { CallAudit } from "../../governance/index.ts";
+import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/index.ts";
 import { planName } from "../plan/plan-names.ts";
 import { findPlan } from "../plan/plan.store.ts";
-import { projectName } from "../../inventory/project/projects.ts";
+import { projectName } from "../../inventory/index.ts";
 import { cancelIdleRollout } from "../rollout/rollout-cancel.ts";
 import { addIssueEvent } from "./issue-events.ts";
 import { issueName, parseIssueName, type IssueRef } from "./issue-names.ts";

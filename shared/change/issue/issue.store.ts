@@ -3,7 +3,7 @@
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import type { IssueRef } from "./issue-names.ts";
-import { findByRequest, oldRequestUse } from "../../platform/request-id.store.ts";
+import { findByRequest, oldRequestUse } from "../../platform/index.ts";
 
 const template = z.object({
   title: z.string().default(""),

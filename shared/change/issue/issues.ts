@@ -1,18 +1,23 @@
 // Issues (contract §11.1): opening one for a plan (idempotent by request id),
 // reading, and editing title, description and labels by mask.
 import type { CommonQueryMethods } from "slonik";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import { requirePermission } from "../../identity/iam/authorize.ts";
-import type { IamSubject } from "../../identity/iam/members.ts";
-import { maskFields } from "../../platform/list/update-mask.ts";
-import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
-import { checkRequestId } from "../../platform/names.ts";
+import type { CallAudit } from "../../governance/index.ts";
+import { type IamSubject, requirePermission } from "../../identity/index.ts";
+import {
+  aborted,
+  alreadyExists,
+  checkRequestId,
+  failedPrecondition,
+  invalidArgument,
+  maskFields,
+  notFound,
+  noticeChange,
+} from "../../platform/index.ts";
 import { parsePlanName, planName } from "../plan/plan-names.ts";
 import { findPlan } from "../plan/plan.store.ts";
-import { activeProject, projectName } from "../../inventory/project/projects.ts";
+import { activeProject, projectName } from "../../inventory/index.ts";
 import { rolloutName } from "../rollout/rollout-names.ts";
 import { findRolloutByPlan } from "../rollout/rollout.store.ts";
-import { noticeChange } from "../../platform/watch/change-notice.store.ts";
 import { issueOpened } from "../pipeline/issues.ts";
 import { issueName, type IssueRef } from "./issue-names.ts";
 import {

@@ -12,9 +12,8 @@
 // the order used everywhere: the plan, then its check runs, its rollout, its
 // issue (a rollout created under the issue's lock is new: nobody else holds it).
 import type { CommonQueryMethods } from "slonik";
-import { storedSettings } from "../../governance/settings/setting-cache.ts";
-import type { Metrics } from "../../platform/metrics.ts";
-import { noticeChange } from "../../platform/watch/change-notice.store.ts";
+import { storedSettings } from "../../governance/index.ts";
+import { type Metrics, noticeChange } from "../../platform/index.ts";
 import { readApprovalRules, selectTemplate } from "../approval/approval-rules.ts";
 import { changeFactsOf } from "../approval/change-facts.ts";
 import { addIssueEvent } from "../issue/issue-events.ts";

@@ -4,7 +4,7 @@
 // a finished check run (DONE or FAILED) lets the issue waiting in CHECKING
 // have its approval evaluated. The callers hold the plan's lock.
 import type { CommonQueryMethods } from "slonik";
-import { SYSTEM_ACTOR } from "../../governance/audit/actions.ts";
+import { SYSTEM_ACTOR } from "../../governance/index.ts";
 import { findLiveIssueOfPlan, type IssueRow } from "../issue/issue.store.ts";
 import type { CheckResult } from "../plan-check/check-result.ts";
 import { latestRuns } from "../plan-check/check-run.store.ts";

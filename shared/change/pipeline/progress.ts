@@ -6,10 +6,8 @@
 // in the same transaction. Events: rollout.stageStarted, rollout.done,
 // rollout.failed.
 import type { CommonQueryMethods, DatabasePool } from "slonik";
-import { SYSTEM_ACTOR } from "../../governance/audit/actions.ts";
-import { readEnvironments } from "../../governance/settings/environments.ts";
-import { storedSettings } from "../../governance/settings/setting-cache.ts";
-import { noticeChange } from "../../platform/watch/change-notice.store.ts";
+import { readEnvironments, storedSettings, SYSTEM_ACTOR } from "../../governance/index.ts";
+import { noticeChange } from "../../platform/index.ts";
 import { addIssueEvent } from "../issue/issue-events.ts";
 import { issueName, type IssueRef } from "../issue/issue-names.ts";
 import { transitionIssueStatus } from "../issue/issue.store.ts";

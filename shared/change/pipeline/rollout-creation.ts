@@ -5,10 +5,9 @@
 // environment's policy is AUTOMATIC.
 import { createHash } from "node:crypto";
 import type { CommonQueryMethods } from "slonik";
-import { parseDatabaseName } from "../../inventory/database/database-name.ts";
-import { alreadyExists } from "../../platform/errors.ts";
-import { readEnvironments } from "../../governance/settings/environments.ts";
-import { storedSettings } from "../../governance/settings/setting-cache.ts";
+import { parseDatabaseName } from "../../inventory/index.ts";
+import { alreadyExists } from "../../platform/index.ts";
+import { readEnvironments, storedSettings } from "../../governance/index.ts";
 import { planName } from "../plan/plan-names.ts";
 import { getPlan } from "../plan/plan-reads.ts";
 import type { PlanSpec } from "../plan/plan-specs.ts";

@@ -11,8 +11,8 @@
 // (rollout, task, task run), so concurrent starts, settlements and actions
 // never deadlock.
 import type { CommonQueryMethods } from "slonik";
-import type { StatementLog } from "../../inventory/engine/target.ts";
-import { noticeChange } from "../../platform/watch/change-notice.store.ts";
+import type { StatementLog } from "../../inventory/index.ts";
+import { noticeChange } from "../../platform/index.ts";
 import { addIssueEvent } from "../issue/issue-events.ts";
 import { rolloutName, taskRunName, type RolloutRef } from "../rollout/rollout-names.ts";
 import { findRollout } from "../rollout/rollout.store.ts";

@@ -3,9 +3,8 @@
 // one plan's checks never run twice at once and a newer run supersedes an
 // older one that has not started.
 import type { CommonQueryMethods } from "slonik";
-import { addJob } from "../../platform/jobs/jobs.store.ts";
+import { addJob, failedPrecondition, invalidArgument, notFound } from "../../platform/index.ts";
 import { findPlan } from "../plan/plan.store.ts";
-import { failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
 import { cancelRunningRun, findRun, finishRun, insertRun, type CheckRunRow } from "./check-run.store.ts";
 
 export function checkRunName(run: Pick<CheckRunRow, "projectId" | "planId" | "id">): string {

@@ -2,10 +2,8 @@
 // review under the environment's rules, a summary with the affected-rows
 // estimate, and a dry run. A target that cannot be reached still gets its
 // review (which needs no connection), plus an ERROR result naming the reason.
-import type { DatabaseMetadata } from "../../inventory/engine/metadata.ts";
-import type { ConnectionConfig, Engine, RowEstimate, Target } from "../../inventory/engine/target.ts";
-import { openTarget } from "../../inventory/engine/target-open.ts";
-import { DomainError } from "../../platform/errors.ts";
+import { type ConnectionConfig, type DatabaseMetadata, type Engine, openTarget, type RowEstimate, type Target } from "../../inventory/index.ts";
+import { DomainError } from "../../platform/index.ts";
 import type { PlanSpec } from "../plan/plan-specs.ts";
 import { reviewScript, summarizeScript, type ReviewRule } from "../review/review.ts";
 import type { CheckResult } from "./check-result.ts";

@@ -3,14 +3,11 @@
 // FAILED when a target could not be checked or the limit passed; a run
 // cancelled or superseded meanwhile is left as it is (its results dropped).
 import type { CommonQueryMethods } from "slonik";
-import { formatDuration } from "../../platform/duration.ts";
-import type { Logger } from "../../platform/logger.ts";
-import type { Metrics } from "../../platform/metrics.ts";
+import { formatDuration, type Logger, type Metrics } from "../../platform/index.ts";
 import { checksFinished } from "../pipeline/checks.ts";
 import { findPlan } from "../plan/plan.store.ts";
 import { effectiveRules } from "../review/review.ts";
-import type { SettingReader } from "../../governance/settings/setting-cache.ts";
-import { readEnvironments, type Environment } from "../../governance/settings/environments.ts";
+import { type Environment, readEnvironments, type SettingReader } from "../../governance/index.ts";
 import type { CheckResult } from "./check-result.ts";
 import { findRunById, finishRun, isRunRunning, type CheckRunRow } from "./check-run.store.ts";
 import { checkTarget, preambleOf, type CheckTarget } from "./check-target.ts";

@@ -1,12 +1,8 @@
 // Where a plan check finds its targets: the database row (engine, effective
 // environment, synced metadata) and its instance's ADMIN data source.
 import type { CommonQueryMethods } from "slonik";
-import { parseDatabaseName } from "../../inventory/database/database-name.ts";
-import { findDatabase, findDatabaseMetadata } from "../../inventory/database/database.store.ts";
-import { instanceConnection } from "../../inventory/instance/instance-target.ts";
-import { findInstance } from "../../inventory/instance/instance.store.ts";
-import { failedPrecondition } from "../../platform/errors.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import { findDatabase, findDatabaseMetadata, findInstance, instanceConnection, parseDatabaseName } from "../../inventory/index.ts";
+import { failedPrecondition, type SecretBox } from "../../platform/index.ts";
 import type { CheckTarget } from "./check-target.ts";
 
 export function targetResolver(db: CommonQueryMethods, secrets: SecretBox): (name: string) => Promise<CheckTarget> {

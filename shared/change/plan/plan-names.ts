@@ -1,7 +1,7 @@
 // Names of plans (contract §0.3, §10.1): projects/<p>/plans/<id>, where the
 // id is chosen by the client or a number chosen by the server.
-import { invalidArgument } from "../../platform/errors.ts";
-import { projectName } from "../../inventory/project/projects.ts";
+import { invalidArgument } from "../../platform/index.ts";
+import { projectName } from "../../inventory/index.ts";
 
 export interface PlanRef {
   projectId: string;

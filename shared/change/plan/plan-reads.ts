@@ -2,10 +2,7 @@
 // with filter fields creator (me for the caller), create_time, title
 // (substring) and has_rollout, newest first.
 import type { CommonQueryMethods } from "slonik";
-import { notFound } from "../../platform/errors.ts";
-import { parseFilter, type FilterFields } from "../../platform/list/filter.ts";
-import { keysetPage, type Page, type PageRequest } from "../../platform/list/page.ts";
-import { userFilterValue } from "../../platform/list/user-filter-value.ts";
+import { type FilterFields, keysetPage, notFound, type Page, type PageRequest, parseFilter, userFilterValue } from "../../platform/index.ts";
 import { planName, type PlanRef } from "./plan-names.ts";
 import { findPlan, listPlans, type PlanRow } from "./plan.store.ts";
 

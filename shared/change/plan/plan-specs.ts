@@ -3,10 +3,8 @@
 // a change type. Spec ids are unique within the plan and generated when absent.
 import { randomUUID } from "node:crypto";
 import type { CommonQueryMethods } from "slonik";
-import { ownershipOfDatabases } from "../../inventory/database/database-project.store.ts";
-import { databaseName, parseDatabaseName, type DatabaseRef } from "../../inventory/database/database-name.ts";
-import { invalidArgument } from "../../platform/errors.ts";
-import { projectName } from "../../inventory/project/projects.ts";
+import { databaseName, type DatabaseRef, ownershipOfDatabases, parseDatabaseName, projectName } from "../../inventory/index.ts";
+import { invalidArgument } from "../../platform/index.ts";
 
 export type ChangeType = "MIGRATE" | "DATA";
 

@@ -1,12 +1,18 @@
 // SQL on plan (contract §10.1).
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
-import { sqlOperator } from "../../platform/list/filter-comparison.store.ts";
+import {
+  afterNewest,
+  type FilterTerm,
+  findByRequest,
+  newestFirst,
+  oldRequestUse,
+  type PageKey,
+  pageTimeColumn,
+  sqlOperator,
+  withPageTime,
+} from "../../platform/index.ts";
 import { z } from "zod";
-import type { FilterTerm } from "../../platform/list/filter.ts";
-import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../../platform/list/newest-first.store.ts";
-import type { PageKey } from "../../platform/list/page.ts";
 import type { PlanSpec } from "./plan-specs.ts";
-import { findByRequest, oldRequestUse } from "../../platform/request-id.store.ts";
 
 const releaseFile = z.object({ release: z.string(), path: z.string(), version: z.string(), sha256: z.string() });
 const spec = z.object({

@@ -3,13 +3,19 @@
 // deletion. Creating a plan and changing its specs start a check run; a
 // change of specs also sends the plan's open issue back to CHECKING (§11.2).
 import type { CommonQueryMethods } from "slonik";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import { requirePermission } from "../../identity/iam/authorize.ts";
-import type { IamSubject } from "../../identity/iam/members.ts";
-import { maskFields } from "../../platform/list/update-mask.ts";
-import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
-import { RESOURCE_ID_PATTERN, checkRequestId } from "../../platform/names.ts";
-import { activeProject, projectName } from "../../inventory/project/projects.ts";
+import type { CallAudit } from "../../governance/index.ts";
+import { type IamSubject, requirePermission } from "../../identity/index.ts";
+import {
+  aborted,
+  alreadyExists,
+  checkRequestId,
+  failedPrecondition,
+  invalidArgument,
+  maskFields,
+  notFound,
+  RESOURCE_ID_PATTERN,
+} from "../../platform/index.ts";
+import { activeProject, projectName } from "../../inventory/index.ts";
 import { rolloutName } from "../rollout/rollout-names.ts";
 import { findRolloutByPlan } from "../rollout/rollout.store.ts";
 import { planCreated, planSpecsChanged } from "../pipeline/checks.ts";

@@ -7,14 +7,13 @@
 // records is not checked there: the same checksum leaves it out, another one
 // gives one DRY_RUN ERROR, as applying it would be refused (§13.2).
 import type { CommonQueryMethods } from "slonik";
-import { invalidArgument } from "../../platform/errors.ts";
+import { invalidArgument } from "../../platform/index.ts";
 import type { CheckResult } from "../plan-check/check-result.ts";
 import { checkTarget, preambleOf, type CheckTarget } from "../plan-check/check-target.ts";
-import { projectName } from "../../inventory/project/projects.ts";
+import { projectName } from "../../inventory/index.ts";
 import { effectiveRules } from "../review/review.ts";
 import { revisionName } from "../revision/revision-names.ts";
-import type { SettingReader } from "../../governance/settings/setting-cache.ts";
-import { readEnvironments, type Environment } from "../../governance/settings/environments.ts";
+import { type Environment, readEnvironments, type SettingReader } from "../../governance/index.ts";
 import { checkedFiles, type ReleaseFile, type ReleaseFileInput } from "./release-files.ts";
 import { parseReleaseName } from "./release-names.ts";
 import { appliedVersions, checkedTargets, type AppliedLookup, type ReleaseTarget } from "./release-targets.ts";

@@ -3,7 +3,7 @@
 // whose sha256 (hex of its UTF-8 bytes) the server computes. Files are kept
 // in version order whatever the order given.
 import { createHash } from "node:crypto";
-import { invalidArgument } from "../../platform/errors.ts";
+import { invalidArgument } from "../../platform/index.ts";
 import { MAX_STATEMENT_BYTES, type ChangeType } from "../plan/plan-specs.ts";
 import { compareVersions, isVersion } from "./release-version.ts";
 

@@ -1,8 +1,7 @@
 // Listing a project's releases (contract §13.1, §2.4): filter fields title
 // (substring) and create_time, newest first.
 import type { CommonQueryMethods } from "slonik";
-import { parseFilter, type FilterFields } from "../../platform/list/filter.ts";
-import { keysetPage, type Page, type PageRequest } from "../../platform/list/page.ts";
+import { type FilterFields, keysetPage, type Page, type PageRequest, parseFilter } from "../../platform/index.ts";
 import { listReleases, type ReleaseRow } from "./release.store.ts";
 
 const FILTER_FIELDS: FilterFields = {

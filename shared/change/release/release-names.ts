@@ -1,7 +1,7 @@
 // Release names (contract §0.3): projects/<project_id>/releases/<release_id>,
 // the id client-chosen or a server-chosen number.
-import { invalidArgument } from "../../platform/errors.ts";
-import { projectName } from "../../inventory/project/projects.ts";
+import { invalidArgument } from "../../platform/index.ts";
+import { projectName } from "../../inventory/index.ts";
 
 export interface ReleaseRef {
   projectId: string;

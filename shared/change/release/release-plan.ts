@@ -3,8 +3,8 @@
 // record the file's version yet; each spec names its release file, so that
 // its task runs record revisions (§13.2). A version recorded on a target
 // with another checksum is refused here already, as applying it would be.
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import { failedPrecondition } from "../../platform/errors.ts";
+import type { CallAudit } from "../../governance/index.ts";
+import { failedPrecondition } from "../../platform/index.ts";
 import type { SpecInput } from "../plan/plan-specs.ts";
 import type { PlanRow } from "../plan/plan.store.ts";
 import { createPlan } from "../plan/plans.ts";

@@ -2,8 +2,8 @@
 // named once, every one an active database of the release's project; and the
 // versions they already record (live revisions, contract §13.2).
 import type { CommonQueryMethods } from "slonik";
-import { databaseName, parseDatabaseName, type DatabaseRef } from "../../inventory/database/database-name.ts";
-import { invalidArgument } from "../../platform/errors.ts";
+import { databaseName, type DatabaseRef, parseDatabaseName } from "../../inventory/index.ts";
+import { invalidArgument } from "../../platform/index.ts";
 import { checkTargetsInProject } from "../plan/plan-specs.ts";
 import { findLiveRevisions, type RevisionRow } from "../revision/revision.store.ts";
 import type { ReleaseFile } from "./release-files.ts";

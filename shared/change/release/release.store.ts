@@ -1,12 +1,18 @@
 // SQL on release (contract §13.1).
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import type { FilterTerm } from "../../platform/list/filter.ts";
-import { sqlOperator } from "../../platform/list/filter-comparison.store.ts";
-import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../../platform/list/newest-first.store.ts";
-import type { PageKey } from "../../platform/list/page.ts";
+import {
+  afterNewest,
+  type FilterTerm,
+  findByRequest,
+  newestFirst,
+  oldRequestUse,
+  type PageKey,
+  pageTimeColumn,
+  sqlOperator,
+  withPageTime,
+} from "../../platform/index.ts";
 import type { ReleaseFile } from "./release-files.ts";
-import { findByRequest, oldRequestUse } from "../../platform/request-id.store.ts";
 
 const file = z.object({
   path: z.string(),

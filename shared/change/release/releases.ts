@@ -1,12 +1,19 @@
 // Releases (contract §13.1): creating (idempotent by request id), reading,
 // changing the title (nothing else ever changes), soft deletion and restoring.
 import type { CommonQueryMethods } from "slonik";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import { jsonName, snakeCase } from "../../platform/list/field-name.ts";
-import { maskFields } from "../../platform/list/update-mask.ts";
-import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
-import { RESOURCE_ID_PATTERN, checkRequestId } from "../../platform/names.ts";
-import { activeProject } from "../../inventory/project/projects.ts";
+import type { CallAudit } from "../../governance/index.ts";
+import {
+  alreadyExists,
+  checkRequestId,
+  failedPrecondition,
+  invalidArgument,
+  jsonName,
+  maskFields,
+  notFound,
+  RESOURCE_ID_PATTERN,
+  snakeCase,
+} from "../../platform/index.ts";
+import { activeProject } from "../../inventory/index.ts";
 import { checkedFiles, type ReleaseFileInput } from "./release-files.ts";
 import { releaseName, type ReleaseRef } from "./release-names.ts";
 import {

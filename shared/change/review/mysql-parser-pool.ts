@@ -10,7 +10,7 @@
 // calling thread instead.
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { SqlStatement } from "../../inventory/engine/split.ts";
+import type { SqlStatement } from "../../inventory/index.ts";
 import { parseMysqlPieces } from "./mysql-parser.ts";
 import type { ParseRequest } from "./mysql-parser-worker.ts";
 import type { ParsedStatement } from "./parsed-statement.ts";

@@ -1,7 +1,7 @@
 // A worker thread of the MySQL parser pool: parses the statements it is sent
 // and answers their facts (mysql-parser-pool.ts).
 import { parentPort } from "node:worker_threads";
-import type { SqlStatement } from "../../inventory/engine/split.ts";
+import type { SqlStatement } from "../../inventory/index.ts";
 import { parseMysqlPieces } from "./mysql-parser.ts";
 
 export interface ParseRequest {

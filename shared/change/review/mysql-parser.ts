@@ -5,7 +5,7 @@
 // worker threads can run it too (mysql-parser-pool.ts).
 import { createRequire } from "node:module";
 import type { Parser as SqlParser } from "node-sql-parser";
-import type { SqlStatement } from "../../inventory/engine/split.ts";
+import type { SqlStatement } from "../../inventory/index.ts";
 import { mysqlFacts } from "./mysql-facts.ts";
 import type { Tree } from "./mysql-nodes.ts";
 import type { ParsedStatement } from "./parsed-statement.ts";

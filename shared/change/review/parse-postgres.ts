@@ -3,7 +3,7 @@
 // statement, so that one bad statement leaves the others reviewed.
 import type { Node } from "@pgsql/types";
 import { hasSqlDetails, loadModule, parseSync } from "libpg-query";
-import type { SqlStatement } from "../../inventory/engine/split.ts";
+import type { SqlStatement } from "../../inventory/index.ts";
 import type { ParsedStatement } from "./parsed-statement.ts";
 import { charOffsetsOf, positionIn } from "./positions.ts";
 import { postgresFacts } from "./postgres-facts.ts";

@@ -3,8 +3,7 @@
 // its engine's parser gave or why the parser refused it. The last script's
 // parse is kept (read-only to its users): a plan check reviews and then
 // summarizes the same script.
-import type { Engine } from "../../inventory/engine/target.ts";
-import { splitStatements } from "../../inventory/engine/split.ts";
+import { type Engine, splitStatements } from "../../inventory/index.ts";
 import { parseMysqlStatements } from "./mysql-parser-pool.ts";
 import { parsePostgresScript } from "./parse-postgres.ts";
 import type { ParsedStatement } from "./parsed-statement.ts";

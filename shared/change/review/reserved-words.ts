@@ -3,7 +3,7 @@
 // category); MySQL's are the reserved words of the MySQL 8.0 manual (node-sql-parser
 // keeps its list private).
 import { scanSync } from "libpg-query";
-import type { Engine } from "../../inventory/engine/target.ts";
+import type { Engine } from "../../inventory/index.ts";
 
 const MYSQL_RESERVED = new Set(
   `ACCESSIBLE ADD ALL ALTER ANALYZE AND AS ASC ASENSITIVE BEFORE BETWEEN BIGINT BINARY BLOB BOTH BY CALL CASCADE CASE

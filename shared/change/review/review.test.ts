@@ -3,9 +3,7 @@
 // validation, the statement summary, and the MySQL worker pool.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { DatabaseMetadata } from "../../inventory/engine/metadata.ts";
-import type { Engine } from "../../inventory/engine/target.ts";
-import { splitStatements } from "../../inventory/engine/split.ts";
+import { type DatabaseMetadata, type Engine, splitStatements } from "../../inventory/index.ts";
 import { RULES } from "./catalogue.ts";
 import { parseMysqlStatements } from "./mysql-parser-pool.ts";
 import { parseMysqlPieces } from "./mysql-parser.ts";

@@ -4,8 +4,7 @@
 // environment's rules to them. Also: the effective rules of an environment,
 // the validation of a configured rule, and the statement summary of a script
 // (STATEMENT_SUMMARY_REPORT).
-import type { DatabaseMetadata } from "../../inventory/engine/metadata.ts";
-import type { Engine, RowEstimate } from "../../inventory/engine/target.ts";
+import type { DatabaseMetadata, Engine, RowEstimate } from "../../inventory/index.ts";
 import { RULES, RULES_BY_TYPE } from "./catalogue.ts";
 import type { StatementKind } from "./facts.ts";
 import { parseScript } from "./parsed-script.ts";

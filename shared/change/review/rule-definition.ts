@@ -2,7 +2,7 @@
 // default level, payload fields and checks, and what a check is given. A
 // check is a pure function of the statement's facts, the synced metadata (as
 // the schema state before the statement) and the payload.
-import type { Engine, RowEstimate } from "../../inventory/engine/target.ts";
+import type { Engine, RowEstimate } from "../../inventory/index.ts";
 import type { ParsedStatement } from "./parsed-statement.ts";
 import { tableLabel, type StatementFacts, type TableRef } from "./facts.ts";
 import type { Position } from "./positions.ts";

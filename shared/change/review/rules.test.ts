@@ -2,8 +2,7 @@
 // that breaks it and one that keeps it, reviewed with that rule alone.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { DatabaseMetadata } from "../../inventory/engine/metadata.ts";
-import type { Engine, RowEstimate } from "../../inventory/engine/target.ts";
+import type { DatabaseMetadata, Engine, RowEstimate } from "../../inventory/index.ts";
 import { RULES } from "./catalogue.ts";
 import { reviewScript } from "./review.ts";
 

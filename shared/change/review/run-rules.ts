@@ -1,8 +1,7 @@
 // Applies configured rules to a parsed script: statement checks in script
 // order, each seeing the schema state before its statement, then script
 // checks; one violation per finding.
-import type { DatabaseMetadata } from "../../inventory/engine/metadata.ts";
-import type { RowEstimate } from "../../inventory/engine/target.ts";
+import type { DatabaseMetadata, RowEstimate } from "../../inventory/index.ts";
 import type { ParsedScript } from "./parsed-script.ts";
 import type { ParsedStatement } from "./parsed-statement.ts";
 import type { Position } from "./positions.ts";

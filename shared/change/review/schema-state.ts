@@ -4,8 +4,7 @@
 // session settings that matter to the rules (lock_timeout, search_path).
 // "An existing table" (contract §10.4) is one in the metadata that the script
 // has not (re)created.
-import type { DatabaseMetadata, TableMetadata } from "../../inventory/engine/metadata.ts";
-import type { Engine } from "../../inventory/engine/target.ts";
+import type { DatabaseMetadata, Engine, TableMetadata } from "../../inventory/index.ts";
 import type { StatementFacts, TableRef } from "./facts.ts";
 
 export interface IndexShape {

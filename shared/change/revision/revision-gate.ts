@@ -6,7 +6,7 @@
 // applied the file, recordRevision writes its revision in the transaction
 // that marks the run DONE. Checksums are never recomputed or rewritten.
 import type { CommonQueryMethods } from "slonik";
-import { databaseName } from "../../inventory/database/database-name.ts";
+import { databaseName } from "../../inventory/index.ts";
 import type { ReleaseFileRef } from "../plan/plan-specs.ts";
 import { revisionName } from "./revision-names.ts";
 import { findLiveRevision, insertRevision, type RevisionRow } from "./revision.store.ts";

@@ -1,11 +1,8 @@
 // Listing a database's revisions (contract §13.2, §2.4): filter fields
 // version and create_time, newest first, deleted ones with show_deleted.
 import type { CommonQueryMethods } from "slonik";
-import type { DatabaseRef } from "../../inventory/database/database-name.ts";
-import { getDatabase } from "../../inventory/database/databases.ts";
-import { parseFilter, type FilterFields } from "../../platform/list/filter.ts";
-import { invalidArgument } from "../../platform/errors.ts";
-import { keysetPage, type Page, type PageRequest } from "../../platform/list/page.ts";
+import { type DatabaseRef, getDatabase } from "../../inventory/index.ts";
+import { type FilterFields, invalidArgument, keysetPage, type Page, type PageRequest, parseFilter } from "../../platform/index.ts";
 import { listRevisions, type RevisionRow } from "./revision.store.ts";
 
 const FILTER_FIELDS: FilterFields = {

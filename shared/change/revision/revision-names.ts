@@ -1,7 +1,7 @@
 // Revision names (contract §0.3): instances/<i>/databases/<d>/revisions/<id>,
 // the id a server-chosen number.
-import { databaseName, parseDatabaseName, type DatabaseRef } from "../../inventory/database/database-name.ts";
-import { invalidArgument } from "../../platform/errors.ts";
+import { databaseName, type DatabaseRef, parseDatabaseName } from "../../inventory/index.ts";
+import { invalidArgument } from "../../platform/index.ts";
 
 export interface RevisionRef {
   database: DatabaseRef;

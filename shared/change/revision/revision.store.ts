@@ -2,9 +2,8 @@
 // deleted) revision per version: the unique index revision_live_version.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import type { DatabaseRef } from "../../inventory/database/database-name.ts";
-import { sqlOperator } from "../../platform/list/filter-comparison.store.ts";
-import type { FilterTerm } from "../../platform/list/filter.ts";
+import type { DatabaseRef } from "../../inventory/index.ts";
+import { type FilterTerm, sqlOperator } from "../../platform/index.ts";
 
 export const revisionRow = z
   .object({

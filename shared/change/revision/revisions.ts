@@ -2,11 +2,9 @@
 // version applied outside the service) and deleting one (it then no longer
 // counts). Revisions written by task runs go through revision-gate.ts.
 import type { CommonQueryMethods } from "slonik";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import { databaseName, type DatabaseRef } from "../../inventory/database/database-name.ts";
-import { getDatabase } from "../../inventory/database/databases.ts";
-import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
-import { projectName } from "../../inventory/project/projects.ts";
+import type { CallAudit } from "../../governance/index.ts";
+import { databaseName, type DatabaseRef, getDatabase, projectName } from "../../inventory/index.ts";
+import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/index.ts";
 import { parseReleaseName } from "../release/release-names.ts";
 import { isVersion } from "../release/release-version.ts";
 import { activeRelease } from "../release/releases.ts";

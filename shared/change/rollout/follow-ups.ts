@@ -11,8 +11,7 @@
 // the reconciler follows up every RUNNING rollout (§12.6), as it does for a
 // worker that died in between.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Db } from "../../platform/db.ts";
-import type { Logger } from "../../platform/logger.ts";
+import type { Db, Logger } from "../../platform/index.ts";
 import { followUpRollout } from "../pipeline/progress.ts";
 import type { RolloutRef } from "./rollout-names.ts";
 import { announceRunChange } from "../pipeline/task-runs.ts";

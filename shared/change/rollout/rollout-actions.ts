@@ -4,8 +4,8 @@
 // and lets refreshRollout move the rest. While the emergency pause is on,
 // nothing new may start (§12.7).
 import type { CommonQueryMethods } from "slonik";
-import { failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
-import type { SettingReader } from "../../governance/settings/setting-cache.ts";
+import { failedPrecondition, invalidArgument, notFound } from "../../platform/index.ts";
+import type { SettingReader } from "../../governance/index.ts";
 import { emergencyPauseReason } from "../task-run/emergency-pause.ts";
 import { refreshRollout, startStage } from "../pipeline/progress.ts";
 import { parseStageName, parseTaskName, rolloutName, stageName, taskName, type RolloutRef } from "./rollout-names.ts";

@@ -2,7 +2,7 @@
 // task runs on their targets (§12.5) and ends pending ones; cancelling an
 // issue only cancels a rollout with nothing running.
 import type { CommonQueryMethods } from "slonik";
-import { failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
+import { failedPrecondition, invalidArgument, notFound } from "../../platform/index.ts";
 import { requestCancel } from "../task-run/cancel.ts";
 import { refreshRollout } from "../pipeline/progress.ts";
 import { lockRollout } from "./rollout-actions.ts";

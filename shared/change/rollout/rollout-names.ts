@@ -2,8 +2,8 @@
 // projects/<p>/rollouts/<r>, …/stages/<environment_id>, …/tasks/<t> (no stage
 // segment) and …/tasks/<t>/taskRuns/<id>. Task `-` stands for every task of
 // the rollout where a parent allows it.
-import { invalidArgument } from "../../platform/errors.ts";
-import { projectName } from "../../inventory/project/projects.ts";
+import { invalidArgument } from "../../platform/index.ts";
+import { projectName } from "../../inventory/index.ts";
 
 export interface RolloutRef {
   projectId: string;

@@ -2,8 +2,8 @@
 // for every PENDING task the reason it has not started (the same start gate
 // the worker applies).
 import type { CommonQueryMethods } from "slonik";
-import { notFound } from "../../platform/errors.ts";
-import type { SettingReader } from "../../governance/settings/setting-cache.ts";
+import { notFound } from "../../platform/index.ts";
+import type { SettingReader } from "../../governance/index.ts";
 import { waitingReasons } from "../task-run/start-gate.ts";
 import { rolloutName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout, findStages, listRollouts, type RolloutRow, type StageRow } from "./rollout.store.ts";

@@ -6,8 +6,7 @@
 // are checked again after the channel reconnects, so a request made while
 // nobody listened is not missed.
 import type { CommonQueryMethods } from "slonik";
-import { listenToChannel } from "../../platform/channel-listener.ts";
-import type { Logger } from "../../platform/logger.ts";
+import { listenToChannel, type Logger } from "../../platform/index.ts";
 import { CANCEL_CHANNEL, findCancelReason } from "./store/run-execution.store.ts";
 
 export interface CancelWatch {

@@ -14,10 +14,10 @@
 // again (the run holding the database or a slot settles, the rollout
 // resumes, the pause ends), and the reconciler catches a dispatch that was
 // lost.
-import { withTransaction, type Db } from "../../platform/db.ts";
+import { type Db, withTransaction } from "../../platform/index.ts";
 import { enqueueTaskRun } from "./run-jobs.ts";
 import { claimPendingRun } from "./store/run-transitions.store.ts";
-import { storedSettings, type SettingReader } from "../../governance/settings/setting-cache.ts";
+import { type SettingReader, storedSettings } from "../../governance/index.ts";
 import { claimWaitReason, settingsGateOfClaim } from "./start-gate.ts";
 import { takeRolloutSlot } from "./store/run-dispatch.store.ts";
 

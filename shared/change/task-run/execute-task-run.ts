@@ -11,16 +11,12 @@
 // connection is lost the worker stops the script (the reconciler may take the
 // run over). A worker shutting down lets its running scripts go on; one still
 // running when the process exits is settled by the reconciler.
-import type { Db } from "../../platform/db.ts";
-import type { Logger } from "../../platform/logger.ts";
-import type { Metrics } from "../../platform/metrics.ts";
-import type { ExecuteOutcome, StatementLog } from "../../inventory/engine/target.ts";
-import { errorMessage } from "../../inventory/engine/connect-failure.ts";
+import type { Db, Logger, Metrics, SecretBox } from "../../platform/index.ts";
+import { errorMessage, type ExecuteOutcome, type StatementLog } from "../../inventory/index.ts";
 import type { RolloutFollowUps } from "../rollout/follow-ups.ts";
 import type { RunOutcome } from "../pipeline/task-runs.ts";
 import { releaseGate, type ReleaseGateDecision } from "../revision/revision-gate.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
-import type { SettingReader } from "../../governance/settings/setting-cache.ts";
+import type { SettingReader } from "../../governance/index.ts";
 import { isSuspension } from "./cancel.ts";
 import type { CancelWatch } from "./cancel-watch.ts";
 import { claimTaskRun } from "./claim-task-run.ts";

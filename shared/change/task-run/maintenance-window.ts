@@ -5,7 +5,7 @@
 // day). A local start that a daylight-saving shift skips opens at the same
 // distance past the shift, and one that the shift repeats opens at its first
 // occurrence (as Temporal's "compatible" disambiguation).
-import { parseDuration } from "../../platform/duration.ts";
+import { parseDuration } from "../../platform/index.ts";
 
 /** What a schedule is made of: MAINTENANCE_WINDOW's fields (weekdays 1 = Monday … 7 = Sunday). */
 export interface MaintenanceWindowFields {

@@ -16,17 +16,10 @@
 //   emergency pause is on; a run whose gate is closed for another reason is
 //   tried again each pass, and waits anew).
 import type { CommonQueryMethods } from "slonik";
-import { errorMessage } from "../../inventory/engine/connect-failure.ts";
-import type { LostSession } from "../../inventory/engine/target.ts";
-import { withTarget } from "../../inventory/instance/instance-target.ts";
-import { unlockJobsOfGonePools } from "../../platform/jobs/pool-presence.store.ts";
-import { withTransaction, type Db } from "../../platform/db.ts";
-import type { Logger } from "../../platform/logger.ts";
-import type { Metrics } from "../../platform/metrics.ts";
+import { errorMessage, type LostSession, splitStatements, withTarget } from "../../inventory/index.ts";
+import { type Db, type Logger, type Metrics, type SecretBox, unlockJobsOfGonePools, withTransaction } from "../../platform/index.ts";
 import type { RunOutcome } from "../pipeline/task-runs.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
-import { storedSettings } from "../../governance/settings/setting-cache.ts";
-import { splitStatements } from "../../inventory/engine/split.ts";
+import { storedSettings } from "../../governance/index.ts";
 import { emergencyPauseReason } from "./emergency-pause.ts";
 import { appliedText } from "./run-detail.ts";
 import { enqueueTaskRun } from "./run-jobs.ts";

@@ -1,10 +1,7 @@
 // How a task run reaches its target: the instance's ADMIN data source
 // (contract §12.4); a deleted instance cannot be reached.
-import { instanceConnection, type ReachableInstance } from "../../inventory/instance/instance-target.ts";
-import { findInstance, type InstanceRow } from "../../inventory/instance/instance.store.ts";
-import type { ConnectionConfig } from "../../inventory/engine/target.ts";
-import { failedPrecondition } from "../../platform/errors.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import { type ConnectionConfig, findInstance, instanceConnection, type InstanceRow, type ReachableInstance } from "../../inventory/index.ts";
+import { failedPrecondition, type SecretBox } from "../../platform/index.ts";
 import type { CommonQueryMethods } from "slonik";
 
 export async function runConnection(db: CommonQueryMethods, secrets: SecretBox, instanceId: string): Promise<ConnectionConfig> {

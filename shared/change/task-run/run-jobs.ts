@@ -3,8 +3,7 @@
 // that lifts what held it), so dispatch is the job queue's own notification
 // at commit, never a polling tick.
 import type { CommonQueryMethods } from "slonik";
-import { TASK_RUN_JOB_KEY_PREFIX } from "../../platform/jobs/catalog.ts";
-import { addKeyedJobs } from "../../platform/jobs/jobs.store.ts";
+import { addKeyedJobs, TASK_RUN_JOB_KEY_PREFIX } from "../../platform/index.ts";
 
 /** Enqueues the runs' jobs, replacing a waiting job of the same run; `runAt` schedules them. */
 export async function enqueueTaskRuns(tx: CommonQueryMethods, runIds: readonly number[], runAt?: Date): Promise<void> {

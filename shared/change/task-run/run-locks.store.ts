@@ -8,9 +8,8 @@
 import pg from "pg";
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
-import { TARGET_DATABASE_LOCK_CLASS, TASK_RUN_LOCK_CLASS } from "../../platform/locks.ts";
-import { SESSION_KEEPALIVE_OPTIONS } from "../../platform/session-keepalive.ts";
-import { storedDataSource } from "../../inventory/instance/data-sources.ts";
+import { SESSION_KEEPALIVE_OPTIONS, TARGET_DATABASE_LOCK_CLASS, TASK_RUN_LOCK_CLASS } from "../../platform/index.ts";
+import { storedDataSource } from "../../inventory/index.ts";
 import { releaseFileColumn } from "../rollout/task.store.ts";
 
 const executableRun = z

@@ -4,9 +4,8 @@
 // so that the connection's set-up overlaps the claim; the script runs in it
 // only once the claim started the run, and a run that does not start closes
 // it unused. A deleted instance cannot be reached: executing then fails.
-import { openTarget } from "../../inventory/engine/target-open.ts";
-import type { ExecuteOutcome, ExecuteRequest, ScriptSession, Target } from "../../inventory/engine/target.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import { type ExecuteOutcome, type ExecuteRequest, openTarget, type ScriptSession, type Target } from "../../inventory/index.ts";
+import type { SecretBox } from "../../platform/index.ts";
 import { runConnectionOf } from "./run-connection.ts";
 import type { ExecutableRun } from "./run-locks.store.ts";
 

@@ -6,9 +6,8 @@
 // before: a run dispatched meanwhile finds the ending run still RUNNING and
 // waits, and is dispatched again here.
 import type { CommonQueryMethods } from "slonik";
-import type { StatementLog } from "../../inventory/engine/target.ts";
-import { withTransaction, type Db } from "../../platform/db.ts";
-import type { Metrics } from "../../platform/metrics.ts";
+import type { StatementLog } from "../../inventory/index.ts";
+import { type Db, type Metrics, withTransaction } from "../../platform/index.ts";
 import { settleTaskRun, type RunOutcome } from "../pipeline/task-runs.ts";
 import { recordRevision } from "../revision/revision-gate.ts";
 import { dispatchWaitingRuns, targetWaitersDispatch, type RunTarget } from "./store/run-dispatch.store.ts";

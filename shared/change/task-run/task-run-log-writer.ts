@@ -5,7 +5,7 @@
 // starts, so that after a crash the log says exactly which statements were
 // applied (§12.6).
 import type { CommonQueryMethods } from "slonik";
-import type { StatementLog } from "../../inventory/engine/target.ts";
+import type { StatementLog } from "../../inventory/index.ts";
 import { insertLogEntries } from "./store/task-run-log.store.ts";
 
 const BATCH = 100;

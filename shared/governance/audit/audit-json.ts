@@ -1,6 +1,6 @@
 // The public JSON form of an audit record (contract §8.1), used by the stdout
 // mirror and by AuditLogService alike (its messages and its exports).
-import { formatDuration } from "../../platform/duration.ts";
+import { formatDuration } from "../../platform/index.ts";
 import type { AuditRecord } from "./audit.ts";
 
 /** The fields of the JSON form in contract §8.1 order (also the CSV columns, §18.9). */

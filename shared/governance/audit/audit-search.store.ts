@@ -2,9 +2,8 @@
 // create_time order (ties by id), after a keyset position. Each query is one
 // short statement on the pool; a long read is a series of them.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
-import { sqlOperator } from "../../platform/list/filter-comparison.store.ts";
+import { type FilterTerm, sqlOperator } from "../../platform/index.ts";
 import { z } from "zod";
-import type { FilterTerm } from "../../platform/list/filter.ts";
 import type { StoredAuditRow } from "./audit.store.ts";
 
 /** Where a page or batch ended: the last record's create time (RFC 3339, microseconds) and id. */

@@ -2,11 +2,18 @@
 // trail, the actor forms (alice, users/alice, me), the two orders, and keyset
 // pages whose token is bound to the query.
 import type { CommonQueryMethods } from "slonik";
-import { userFilterValue } from "../../platform/list/user-filter-value.ts";
-import { parseFilter, parseRfc3339, type FilterFields, type FilterTerm } from "../../platform/list/filter.ts";
-import { parseOrderBy } from "../../platform/list/order-by.ts";
-import { decodePageToken, encodePageToken, pageSize } from "../../platform/list/page.ts";
-import { invalidArgument } from "../../platform/errors.ts";
+import {
+  decodePageToken,
+  encodePageToken,
+  type FilterFields,
+  type FilterTerm,
+  invalidArgument,
+  pageSize,
+  parseFilter,
+  parseOrderBy,
+  parseRfc3339,
+  userFilterValue,
+} from "../../platform/index.ts";
 import { ANONYMOUS_ACTOR, SCIM_ACTOR, SYSTEM_ACTOR } from "./actions.ts";
 import type { AuditRecord } from "./audit.ts";
 import { findAuditRecords, type AuditPosition } from "./audit-search.store.ts";

@@ -2,7 +2,7 @@
 // call and the domain code that knows what happened (contract §8.1): the
 // call's transaction, the action variant, severity, detail and any further
 // records committed with it.
-import type { Tx } from "../../platform/db.ts";
+import type { Tx } from "../../platform/index.ts";
 import type { Severity } from "./actions.ts";
 import type { AuditEntry } from "./audit.ts";
 

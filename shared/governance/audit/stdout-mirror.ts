@@ -4,7 +4,7 @@
 // effort: it runs after the call's transaction committed, so a failure here
 // (the settings unreadable, stdout closed) is logged and never changes the
 // call's outcome.
-import type { Logger } from "../../platform/logger.ts";
+import type { Logger } from "../../platform/index.ts";
 import type { SettingReader } from "../settings/setting-cache.ts";
 import { readWorkspaceProfile } from "../settings/workspace-profile.ts";
 import { auditRecordJson } from "./audit-json.ts";

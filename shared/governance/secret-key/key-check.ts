@@ -2,9 +2,8 @@
 // sealed with would fail later, call by call. The workspace remembers the id
 // of its key (SYSTEM, contract §7.13); a different key stops the start-up.
 import type { CommonQueryMethods } from "slonik";
-import { ConfigError } from "../../platform/config.ts";
+import { ConfigError, type SecretBox } from "../../platform/index.ts";
 import { claimEncryptionKeyId } from "../settings/setting.store.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
 
 export async function checkSecretKey(db: CommonQueryMethods, box: SecretBox): Promise<void> {
   const stored = await claimEncryptionKeyId(db, box.keyId);

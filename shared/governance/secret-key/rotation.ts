@@ -2,11 +2,9 @@
 // stored credential is opened with the current key and sealed with the new
 // one, and the workspace's key id changes, all in one transaction — a
 // failure leaves the old key in force.
-import { withTransaction, type Db } from "../../platform/db.ts";
-import { failedPrecondition } from "../../platform/errors.ts";
+import { type Db, failedPrecondition, type SecretBox, withTransaction } from "../../platform/index.ts";
 import { setEncryptionKeyId } from "../settings/setting.store.ts";
 import { checkSecretKey } from "./key-check.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
 import { resealStoredSecrets } from "./sealed-values.store.ts";
 import { countServerConnections } from "./server-connections.store.ts";
 

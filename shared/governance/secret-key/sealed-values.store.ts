@@ -4,7 +4,7 @@
 // credentials is added to SEALED_COLUMNS.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
-import { isSealed } from "../../platform/secrets/secret-box.ts";
+import { isSealed } from "../../platform/index.ts";
 
 interface SealedColumn {
   table: string;

@@ -4,7 +4,7 @@
 // sealing with the old key.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
-import { APPLICATION_NAME } from "../../platform/db.ts";
+import { APPLICATION_NAME } from "../../platform/index.ts";
 
 /** How many connections to this database, other than the caller's own, belong to servers. */
 export async function countServerConnections(db: CommonQueryMethods): Promise<number> {

@@ -6,8 +6,7 @@
 // and an entry is read again after MAX_AGE_MS whatever the channel says, which
 // bounds staleness when announcements are delayed on a busy server.
 import type { CommonQueryMethods } from "slonik";
-import { listenToChannel } from "../../platform/channel-listener.ts";
-import type { Logger } from "../../platform/logger.ts";
+import { listenToChannel, type Logger } from "../../platform/index.ts";
 import { getStoredSetting, getStoredSettingForShare } from "./setting.store.ts";
 
 export interface SettingReader {

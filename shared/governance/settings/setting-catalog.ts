@@ -5,7 +5,7 @@
 // setting-rules.ts). SYSTEM is internal and never reaches clients (§7.13).
 import type { DescField, DescMessage, JsonObject, Message } from "@bufbuild/protobuf";
 import { SettingValueSchema } from "../../gen/svc/store/setting_pb.js";
-import { invalidArgument, permissionDenied } from "../../platform/errors.ts";
+import { invalidArgument, permissionDenied } from "../../platform/index.ts";
 import type { SettingName, SettingPayloads } from "./setting-payloads.ts";
 import type { SettingHooks } from "./setting-rules.ts";
 import type { ListKeys } from "./setting-secrets.ts";

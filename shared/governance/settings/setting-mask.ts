@@ -8,8 +8,7 @@
 // Errors show paths in their JSON form.
 import type { DescField } from "@bufbuild/protobuf";
 import type { ReflectMessage } from "@bufbuild/protobuf/reflect";
-import { jsonName } from "../../platform/list/field-name.ts";
-import { invalidArgument } from "../../platform/errors.ts";
+import { invalidArgument, jsonName } from "../../platform/index.ts";
 
 /** A mask path as field names below the payload; [] is the whole payload. */
 export type MaskPath = readonly string[];

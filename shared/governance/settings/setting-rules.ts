@@ -9,7 +9,7 @@
 // settings imports none of their owners.
 import type { Message } from "@bufbuild/protobuf";
 import type { CommonQueryMethods } from "slonik";
-import type { Logger } from "../../platform/logger.ts";
+import type { Logger } from "../../platform/index.ts";
 import type { SettingName, SettingPayloads } from "./setting-payloads.ts";
 
 /** The write a hook acts in. */

@@ -9,8 +9,7 @@
 import { clone, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { reflect } from "@bufbuild/protobuf/reflect";
 import type { CallAudit } from "../audit/call-audit.ts";
-import { aborted } from "../../platform/errors.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import { aborted, type SecretBox } from "../../platform/index.ts";
 import { LIST_KEYS, type SettingKind } from "./setting-catalog.ts";
 import { applyMask, parseMaskPaths, type MaskPath, type OutputOnlyPath } from "./setting-mask.ts";
 import { hooksOf, type SaveContext, type SettingRules } from "./setting-rules.ts";

@@ -1,6 +1,6 @@
 // WORKSPACE_PROFILE as the rest of the service reads it: the effective value
 // (contract §7.2) with durations in milliseconds; `undefined` means unlimited.
-import { parseDuration } from "../../platform/duration.ts";
+import { parseDuration } from "../../platform/index.ts";
 import type { WorkspaceProfileSetting } from "../../gen/svc/store/setting_workspace_pb.js";
 import type { SettingReader } from "./setting-cache.ts";
 import { effectiveSetting } from "./setting-value.ts";

@@ -5,15 +5,10 @@
 // and the mail goes out afterwards, in the background, through the EMAIL
 // setting's SMTP server. A failed delivery goes to the operational log, never
 // to the reply; log lines name the user, never the code or link.
-import { userName } from "../../platform/names.ts";
+import { type Db, failedPrecondition, type Logger, requireEmail, type SecretBox, userName } from "../../platform/index.ts";
 import { LOGIN_RATE_LIMIT, takeRateLimit } from "./rate-limit.ts";
 import type { ClientFacts } from "./sessions.ts";
-import type { Db } from "../../platform/db.ts";
-import { failedPrecondition } from "../../platform/errors.ts";
-import type { Logger } from "../../platform/logger.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
 import { readSetting, type SettingReader, smtpConfig } from "../../governance/index.ts";
-import { requireEmail } from "../../platform/email-address.ts";
 import { findActiveLocalUsersByEmail, type UserRow } from "../user/user.store.ts";
 import { emailConfigured, type Mail, sendMail, type SmtpConfig } from "../../platform/index.ts";
 

@@ -2,7 +2,7 @@
 // or a service account's API key (contract §4.3).
 import type { CommonQueryMethods } from "slonik";
 import { findByServiceKey } from "../user/user.store.ts";
-import { userName } from "../../platform/names.ts";
+import { userName } from "../../platform/index.ts";
 import type { Principal } from "./principal.ts";
 import { authenticateAccessToken, type SessionPolicy } from "./sessions.ts";
 import { isServiceKey, tokenHash } from "./tokens.ts";

@@ -6,16 +6,13 @@
 // as a wrong password does. disallow_password_signin does not apply: a mailed
 // code is not a password.
 import type { CommonQueryMethods } from "slonik";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import type { Db } from "../../platform/db.ts";
-import { failedPrecondition, invalidArgument, unauthenticated } from "../../platform/errors.ts";
-import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
+import type { CallAudit, WorkspaceProfile } from "../../governance/index.ts";
+import { type Db, failedPrecondition, invalidArgument, unauthenticated, userName } from "../../platform/index.ts";
 import { findActiveLocalUsersByEmail, findUserByLoginId, type UserRow } from "../user/user.store.ts";
 import { checkEmailCode, EMAIL_CODE_DISABLED } from "./email-code.ts";
 import { finishFirstStep, openLoginAttempt, type LoginResult } from "./first-step.ts";
 import { lockForAttempt, settleSuccess } from "./lockout.ts";
 import { lockedRefusal, Refusal, refuse, refuseWrongCredential } from "./login-refusal.ts";
-import { userName } from "../../platform/names.ts";
 import type { ClientFacts } from "./sessions.ts";
 
 export interface EmailCodeLoginInput {

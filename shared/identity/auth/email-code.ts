@@ -8,9 +8,8 @@
 import { randomInt } from "node:crypto";
 import type { CommonQueryMethods } from "slonik";
 import { mailAddressHolders, type AccountMailDeps } from "./account-mail.ts";
-import { failedPrecondition } from "../../platform/errors.ts";
-import type { Logger } from "../../platform/logger.ts";
-import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
+import { failedPrecondition, type Logger } from "../../platform/index.ts";
+import type { WorkspaceProfile } from "../../governance/index.ts";
 import { countEmailCodeFailure, deleteEmailCode, lockEmailCode, replaceEmailCode } from "./email-code.store.ts";
 import type { ClientFacts } from "./sessions.ts";
 import { tokenHash } from "./tokens.ts";

@@ -3,16 +3,12 @@
 // recorded as bb.auth.login.fail until it succeeds and counted against the
 // client IP's limit; a correct first factor ends with a session, or for a
 // user with a second factor the temp token of the second step (mfa-login.ts).
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import type { Db } from "../../platform/db.ts";
-import { unauthenticated } from "../../platform/errors.ts";
-import { normalizeLoginId } from "../../platform/names.ts";
-import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
+import type { CallAudit, WorkspaceProfile } from "../../governance/index.ts";
+import { type Db, normalizeLoginId, unauthenticated, userName } from "../../platform/index.ts";
 import type { UserRow } from "../user/user.store.ts";
 import { beginLoginAttempt, Refusal, refuse, takeLoginRateLimit } from "./login-refusal.ts";
 import { startSecondFactor } from "./mfa-login.ts";
 import type { KnownMfaFacts } from "./mfa-requirement.ts";
-import { userName } from "../../platform/names.ts";
 import type { ClientFacts } from "./sessions.ts";
 import { signIn, type SignedIn } from "./sign-in.ts";
 

@@ -4,7 +4,7 @@
 // password and is not counted again, a success resets the count. State lives
 // in the metadata store so replicas agree.
 import type { CommonQueryMethods } from "slonik";
-import type { Severity } from "../../governance/audit/actions.ts";
+import type { Severity } from "../../governance/index.ts";
 import {
   deleteLoginFailure,
   findLocksInForce,

@@ -4,12 +4,9 @@
 // severity of its count, and the failure that locks adds bb.user.lock. The
 // counts commit with the record although the call fails. UpdateUser's checks
 // of the current password or factor count the same way (§5.1).
-import { AuditAction } from "../../governance/audit/actions.ts";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import type { Db } from "../../platform/db.ts";
-import { failedPrecondition } from "../../platform/errors.ts";
+import { AuditAction, type CallAudit } from "../../governance/index.ts";
+import { type Db, failedPrecondition, userName } from "../../platform/index.ts";
 import { countFailure, failureSeverity } from "./lockout.ts";
-import { userName } from "../../platform/names.ts";
 import { LOGIN_RATE_LIMIT, takeRateLimit } from "./rate-limit.ts";
 
 /** Why a sign-in was refused, as recorded in the audit detail and counted by svc_auth_login_total. */

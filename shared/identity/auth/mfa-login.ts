@@ -3,17 +3,12 @@
 // repeats Login with it and a TOTP code or a recovery code. A wrong, replayed
 // or expired code is refused like a wrong password and counts toward the
 // login id's lockout (§4.4); five wrong codes void the token.
-import { AuditAction } from "../../governance/audit/actions.ts";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import type { Db } from "../../platform/db.ts";
-import { invalidArgument, unauthenticated } from "../../platform/errors.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
-import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
+import { AuditAction, type CallAudit, type WorkspaceProfile } from "../../governance/index.ts";
+import { type Db, invalidArgument, type SecretBox, unauthenticated, userName } from "../../platform/index.ts";
 import { findUserById, type UserRow } from "../user/user.store.ts";
 import { lockForAttempt, settleSuccess } from "./lockout.ts";
 import { beginLoginAttempt, lockedRefusal, Refusal, refuse, refuseWrongCredential, takeLoginRateLimit } from "./login-refusal.ts";
 import { countMfaTempTokenFailure, deleteMfaTempToken, insertMfaTempToken, lockMfaTempToken } from "./mfa-temp-token.store.ts";
-import { userName } from "../../platform/names.ts";
 import { checkOtpCode, checkRecoveryCode, INVALID_CODE } from "./second-factor.ts";
 import type { ClientFacts } from "./sessions.ts";
 import { signIn, type SignedIn } from "./sign-in.ts";

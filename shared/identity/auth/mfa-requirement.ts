@@ -5,7 +5,7 @@
 import type { CommonQueryMethods } from "slonik";
 import { inRequire2faGroup } from "../group/group-member.store.ts";
 import { isWorkspaceAdmin } from "../iam/authorize.ts";
-import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
+import type { WorkspaceProfile } from "../../governance/index.ts";
 import type { UserRow } from "../user/user.store.ts";
 
 /** What a sign-in already read about its user (sign-in-facts.store.ts), not to be read again. */

@@ -3,11 +3,9 @@
 // session, or for a user with a second factor the temp token of the second
 // step (mfa-login.ts). Every refusal is recorded as bb.auth.login.fail with
 // its reason, and the failure count it changed commits with that record.
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
+import type { CallAudit, WorkspaceProfile } from "../../governance/index.ts";
 import { isWorkspaceAdmin } from "../iam/authorize.ts";
-import type { Db } from "../../platform/db.ts";
-import { permissionDenied, unauthenticated } from "../../platform/errors.ts";
-import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
+import { type Db, permissionDenied, unauthenticated } from "../../platform/index.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../user/password-hash.ts";
 import { replacePasswordHash } from "../user/user.store.ts";
 import { finishFirstStep, openLoginAttempt, type LoginResult } from "./first-step.ts";

@@ -5,18 +5,14 @@
 // address); ResetPassword sets the new password under the policy, spends the
 // user's links and revokes all its sessions. Both count toward the client
 // IP's sign-in limit (§4.5). Tokens are stored as SHA-256 hashes.
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
+import type { CallAudit, WorkspaceProfile } from "../../governance/index.ts";
 import { mailAddressHolders, type AccountMailDeps } from "./account-mail.ts";
-import type { Db } from "../../platform/db.ts";
-import { invalidArgument, unauthenticated } from "../../platform/errors.ts";
-import type { Logger } from "../../platform/logger.ts";
-import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
+import { type Db, invalidArgument, type Logger, unauthenticated, userName } from "../../platform/index.ts";
 import { hashPassword } from "../user/password-hash.ts";
 import { assertPasswordAllowed } from "../user/password-policy.ts";
 import { replacePassword } from "../user/replace-password.ts";
 import { findUserById } from "../user/user.store.ts";
 import { lockPasswordResetToken, replacePasswordResetToken } from "./password-reset-token.store.ts";
-import { userName } from "../../platform/names.ts";
 import { LOGIN_RATE_LIMIT, takeRateLimit } from "./rate-limit.ts";
 import type { ClientFacts } from "./sessions.ts";
 import { newPasswordResetToken, tokenHash } from "./tokens.ts";

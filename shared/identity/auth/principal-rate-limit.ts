@@ -8,7 +8,7 @@
 // current, rounded up so that a burst across a minute boundary is not let
 // through. O(1) per request; principals idle for two minutes are forgotten by
 // a sweep that runs at most once a minute. Refused requests are not counted.
-import { resourceExhausted } from "../../platform/errors.ts";
+import { resourceExhausted } from "../../platform/index.ts";
 
 const WINDOW_MS = 60_000;
 

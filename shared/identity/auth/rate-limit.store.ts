@@ -5,8 +5,7 @@
 // counted and the hit recorded when there is room.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
-import type { Db } from "../../platform/db.ts";
-import { RATE_LIMIT_LOCK_CLASS } from "../../platform/locks.ts";
+import { type Db, RATE_LIMIT_LOCK_CLASS } from "../../platform/index.ts";
 
 const windowRow = z.object({ hits: z.number(), oldest: z.coerce.date().nullable(), now: z.coerce.date(), counted: z.boolean() });
 

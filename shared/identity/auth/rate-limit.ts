@@ -1,8 +1,7 @@
 // Sliding-window rate limits shared by every replica through the metadata
 // store (contract §4.5): a refused request is not counted, so a client that
 // keeps trying is let in again as soon as its oldest counted hit ages out.
-import type { Db } from "../../platform/db.ts";
-import { resourceExhausted } from "../../platform/errors.ts";
+import { type Db, resourceExhausted } from "../../platform/index.ts";
 import { takeHit } from "./rate-limit.store.ts";
 
 export interface RateLimit {

@@ -3,7 +3,7 @@
 // replayed code fails, even when two calls present it at once); a recovery
 // code is spent on use.
 import type { CommonQueryMethods } from "slonik";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import type { SecretBox } from "../../platform/index.ts";
 import { findMfaSecrets, spendRecoveryCode, takeTimeStep } from "./mfa.store.ts";
 import { recoveryCodeHash } from "./recovery-codes.ts";
 import { totpTimeStep } from "./totp.ts";

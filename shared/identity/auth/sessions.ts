@@ -2,11 +2,9 @@
 // opaque and stored hashed, so that revocation acts on the next request.
 import { randomUUID } from "node:crypto";
 import type { CommonQueryMethods } from "slonik";
-import { withTransaction, type Db } from "../../platform/db.ts";
-import { unauthenticated } from "../../platform/errors.ts";
-import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
+import { type Db, unauthenticated, userName, withTransaction } from "../../platform/index.ts";
+import type { WorkspaceProfile } from "../../governance/index.ts";
 import { passwordChangeDue } from "../user/password-rotation.ts";
-import { userName } from "../../platform/names.ts";
 import type { Principal, Restriction } from "./principal.ts";
 import {
   findSessionToken,

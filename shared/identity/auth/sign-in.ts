@@ -1,9 +1,7 @@
 // The end of a successful sign-in, whichever steps it took (contract §4.2,
 // §4.3): the sign-in time, a new session (limited to enrolling a second
 // factor when the user must have one and has none, §5.1) and its record.
-import { AuditAction } from "../../governance/audit/actions.ts";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
+import { AuditAction, type CallAudit, type WorkspaceProfile } from "../../governance/index.ts";
 import { passwordChangeDue } from "../user/password-rotation.ts";
 import type { UserRow } from "../user/user.store.ts";
 import { mfaEnrollmentDue, type KnownMfaFacts } from "./mfa-requirement.ts";

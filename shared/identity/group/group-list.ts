@@ -1,8 +1,7 @@
 // ListGroups (contract §5.2, §2.1): groups by id in keyset pages, each with
 // its members.
 import type { CommonQueryMethods } from "slonik";
-import { decodePageToken, encodePageToken } from "../../platform/list/page.ts";
-import { invalidArgument } from "../../platform/errors.ts";
+import { decodePageToken, encodePageToken, invalidArgument } from "../../platform/index.ts";
 import { listGroups } from "./group.store.ts";
 import { withMembers, type GroupView } from "./groups.ts";
 

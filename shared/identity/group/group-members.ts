@@ -2,8 +2,7 @@
 // once, naming an active user; OWNER or MEMBER (MEMBER when not given).
 import type { CommonQueryMethods } from "slonik";
 import { memberLoginId } from "../iam/members.ts";
-import { invalidArgument } from "../../platform/errors.ts";
-import { normalizeLoginId } from "../../platform/names.ts";
+import { invalidArgument, normalizeLoginId } from "../../platform/index.ts";
 import { activeLoginIds } from "../user/user.store.ts";
 import type { GroupMembership, GroupRole } from "./group-member.store.ts";
 

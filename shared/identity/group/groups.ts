@@ -7,10 +7,16 @@ import type { CommonQueryMethods } from "slonik";
 import { requirePermission, WORKSPACE } from "../iam/authorize.ts";
 import { scopesWithBinding } from "../iam/iam-policy.store.ts";
 import { groupMember, type IamSubject } from "../iam/members.ts";
-import { maskFields } from "../../platform/list/update-mask.ts";
-import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
-import { RESOURCE_ID_PATTERN } from "../../platform/names.ts";
-import { parseEmail } from "../../platform/email-address.ts";
+import {
+  aborted,
+  alreadyExists,
+  failedPrecondition,
+  invalidArgument,
+  maskFields,
+  notFound,
+  parseEmail,
+  RESOURCE_ID_PATTERN,
+} from "../../platform/index.ts";
 import { checkGroupDomain } from "../user/identity-domain.ts";
 import { groupName } from "./group-name.ts";
 import { membersOf, replaceMembers, type GroupMembership } from "./group-member.store.ts";

@@ -5,7 +5,7 @@
 // acts on the next request.
 import type { CommonQueryMethods } from "slonik";
 import { groupIdsOfUser } from "../group/group-member.store.ts";
-import { notFound, permissionDenied, type DomainError } from "../../platform/errors.ts";
+import { type DomainError, notFound, permissionDenied } from "../../platform/index.ts";
 import { isBindingActive } from "./binding-condition.ts";
 import { findPolicies, findProjectPolicies, type StoredPolicy } from "./iam-policy.store.ts";
 import { memberIncludes, namesGroup, type IamSubject, type MemberSubject } from "./members.ts";

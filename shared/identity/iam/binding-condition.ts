@@ -1,7 +1,6 @@
 // Binding conditions (contract §6.4): an expiry written as
 // `request.time < timestamp("<RFC 3339>")`. An expired binding grants nothing.
-import { invalidArgument } from "../../platform/errors.ts";
-import { parseRfc3339 } from "../../platform/list/filter.ts";
+import { invalidArgument, parseRfc3339 } from "../../platform/index.ts";
 
 const EXPIRY = /^\s*request\.time\s*<\s*timestamp\(\s*"([^"]+)"\s*\)\s*$/;
 

@@ -4,8 +4,7 @@
 // refused; a role still bound anywhere, or granted by SSO_GROUP_MAPPING,
 // cannot be deleted.
 import type { CommonQueryMethods } from "slonik";
-import { maskFields } from "../../platform/list/update-mask.ts";
-import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
+import { aborted, alreadyExists, failedPrecondition, invalidArgument, maskFields, notFound } from "../../platform/index.ts";
 import { scopesWithBinding } from "./iam-policy.store.ts";
 import { unknownPermissions } from "./permissions.ts";
 import { approvalRulesNaming, mappingEntriesGranting } from "./role-setting-references.store.ts";

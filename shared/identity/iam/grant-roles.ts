@@ -3,8 +3,7 @@
 // policy under its row lock,
 // validated like any binding, each grant audited as bb.role.assign. A role
 // listed twice with the same expiry is granted (and recorded) once.
-import { AuditAction } from "../../governance/audit/actions.ts";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
+import { AuditAction, type CallAudit } from "../../governance/index.ts";
 import { expiryCondition } from "./binding-condition.ts";
 import { lockPolicy, replacePolicy, type StoredBinding } from "./iam-policy.store.ts";
 import { validateBindings } from "./policy-validation.ts";

@@ -3,8 +3,7 @@
 // users and groups, expiries in the future and within maximum_role_expiration.
 // Roles and members come out canonical.
 import type { CommonQueryMethods } from "slonik";
-import { invalidArgument } from "../../platform/errors.ts";
-import { normalizeLoginId } from "../../platform/names.ts";
+import { invalidArgument, normalizeLoginId } from "../../platform/index.ts";
 import { activeLoginIds } from "../user/user.store.ts";
 import { conditionExpiry } from "./binding-condition.ts";
 import { lockReferences, type BindingReferences } from "./binding-references.ts";

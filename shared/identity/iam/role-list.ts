@@ -2,8 +2,7 @@
 // then the custom roles by id (ignoring case), in keyset pages. A page token
 // holds the last role served: ["b", <predefined id>] or ["c", <lower-case id>].
 import type { CommonQueryMethods } from "slonik";
-import { decodePageToken, encodePageToken } from "../../platform/list/page.ts";
-import { invalidArgument } from "../../platform/errors.ts";
+import { decodePageToken, encodePageToken, invalidArgument } from "../../platform/index.ts";
 import { PREDEFINED_ROLES } from "./predefined-roles.ts";
 import { listCustomRoles } from "./role.store.ts";
 import { builtInRoleInfo, customRoleInfo, type RoleInfo } from "./roles.ts";

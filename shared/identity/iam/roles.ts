@@ -2,7 +2,7 @@
 // roles/<id>, reading one role, and the permissions of the roles one check
 // meets, resolved from the store on every request.
 import type { CommonQueryMethods } from "slonik";
-import { invalidArgument, notFound } from "../../platform/errors.ts";
+import { invalidArgument, notFound } from "../../platform/index.ts";
 import { isPermission, type Permission } from "./permissions.ts";
 import { predefinedRole, ROLE_ID_PATTERN, type PredefinedRole } from "./predefined-roles.ts";
 import { customRolePermissions, findCustomRole, type CustomRoleRow } from "./role.store.ts";

@@ -2,9 +2,8 @@
 // under the policy's row lock, a stale etag is refused, every member and role
 // must exist, expiries respect maximum_role_expiration, the workspace keeps an
 // active administrator, and each (member, role) change is audited.
-import { AuditAction } from "../../governance/audit/actions.ts";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import { aborted, failedPrecondition } from "../../platform/errors.ts";
+import { AuditAction, type CallAudit } from "../../governance/index.ts";
+import { aborted, failedPrecondition } from "../../platform/index.ts";
 import { WORKSPACE } from "./authorize.ts";
 import { lockPolicy, replacePolicy, type StoredBinding, type StoredPolicy } from "./iam-policy.store.ts";
 import { validateBindings, type BindingInput } from "./policy-validation.ts";

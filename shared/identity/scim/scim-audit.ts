@@ -4,13 +4,16 @@
 // workspaceMember binding). A refused change rolls back and leaves a record
 // of the refusal, as a refused RPC does. Passwords a directory sends are
 // never kept: they are "***" in the recorded request.
-import { SCIM_ACTOR } from "../../governance/audit/actions.ts";
-import { recordAudit, type AuditEntry, type AuditRecord } from "../../governance/audit/audit.ts";
-import { newCallAudit, type CallAudit } from "../../governance/audit/call-audit.ts";
-import type { AuditPublisher } from "../../governance/audit/stdout-mirror.ts";
-import { withTransaction, type Db, type Tx } from "../../platform/db.ts";
-import { DomainError } from "../../platform/errors.ts";
-import type { Logger } from "../../platform/logger.ts";
+import {
+  type AuditEntry,
+  type AuditPublisher,
+  type AuditRecord,
+  type CallAudit,
+  newCallAudit,
+  recordAudit,
+  SCIM_ACTOR,
+} from "../../governance/index.ts";
+import { type Db, DomainError, type Logger, type Tx, withTransaction } from "../../platform/index.ts";
 import { isObject, type Json } from "./scim-json.ts";
 
 /** What the transport knows of one SCIM request. */

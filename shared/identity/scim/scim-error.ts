@@ -1,7 +1,7 @@
 // SCIM's own refusals (RFC 7644 §3.12): a domain error that also names the
 // SCIM error type (`scimType`) the answer carries. Other domain errors reach
 // a directory with the type their code implies (api/scim/scim-reply.ts).
-import { DomainError, type ErrorCode } from "../../platform/errors.ts";
+import { DomainError, type ErrorCode } from "../../platform/index.ts";
 
 export type ScimType = "invalidFilter" | "invalidPath" | "invalidSyntax" | "invalidValue" | "mutability" | "noTarget" | "uniqueness";
 

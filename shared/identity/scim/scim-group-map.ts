@@ -1,7 +1,7 @@
 // Groups as SCIM Group resources and back (contract §19.4): displayName is
 // the title, members[].value the members' SCIM ids (their login ids).
 import type { GroupRow } from "../group/group.store.ts";
-import { normalizeLoginId } from "../../platform/names.ts";
+import { normalizeLoginId } from "../../platform/index.ts";
 import { invalidValue } from "./scim-error.ts";
 import { isObject, stringAttribute, type JsonObject } from "./scim-json.ts";
 import { SCIM_SCHEMA } from "./scim-schemas.ts";

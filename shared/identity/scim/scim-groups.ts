@@ -7,14 +7,13 @@
 // membership acts on each member's next request, since permission checks
 // read it from the store every time.
 import type { CommonQueryMethods } from "slonik";
-import { AuditAction } from "../../governance/audit/actions.ts";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
+import { AuditAction, type CallAudit } from "../../governance/index.ts";
 import { membersOf } from "../group/group-member.store.ts";
 import { updateGroup as writeGroupFields } from "../group/group.store.ts";
 import { groupName } from "../group/group-name.ts";
 import { createGroup, deleteGroup } from "../group/groups.ts";
 import { userMember } from "../iam/members.ts";
-import { notFound } from "../../platform/errors.ts";
+import { notFound } from "../../platform/index.ts";
 import { recordedChange, type ScimCall } from "./scim-audit.ts";
 import { invalidValue, mutability, uniqueness } from "./scim-error.ts";
 import { scimGroup, scimGroupFields, type ScimGroupFields } from "./scim-group-map.ts";

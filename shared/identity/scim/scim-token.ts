@@ -5,7 +5,7 @@
 // digest is kept for as long as the setting cache hands out the same stored
 // payload, so the token is opened once per change, not on every request.
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import type { SecretBox } from "../../platform/index.ts";
 import { effectiveSetting, type SettingReader } from "../../governance/index.ts";
 
 export type DirectoryAccess =

@@ -3,8 +3,7 @@
 // e-mail, displayName (else name.formatted, else given and family names) the
 // title, active the state. Other attributes (phone numbers, addresses, the
 // enterprise extension, a password) are not kept.
-import { normalizeLoginId } from "../../platform/names.ts";
-import { parseEmail } from "../../platform/email-address.ts";
+import { normalizeLoginId, parseEmail } from "../../platform/index.ts";
 import type { UserRow } from "../user/user.store.ts";
 import { invalidValue } from "./scim-error.ts";
 import { booleanAttribute, isObject, stringAttribute, type Json, type JsonObject } from "./scim-json.ts";

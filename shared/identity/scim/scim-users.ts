@@ -4,11 +4,8 @@
 // false, or DELETE — is DeleteUser's soft delete: every session of the user
 // ends at once and it can no longer sign in; active true undoes it. The
 // login id never changes, so a new userName is refused (mutability).
-import { AuditAction, SCIM_ACTOR } from "../../governance/audit/actions.ts";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import { userName } from "../../platform/names.ts";
-import { notFound } from "../../platform/errors.ts";
-import { normalizeLoginId } from "../../platform/names.ts";
+import { AuditAction, type CallAudit, SCIM_ACTOR } from "../../governance/index.ts";
+import { normalizeLoginId, notFound, userName } from "../../platform/index.ts";
 import type { CommonQueryMethods } from "slonik";
 import { addUser } from "../user/new-user.ts";
 import { writeUserProfile } from "../user/user-profile.ts";

@@ -3,7 +3,7 @@
 // stored by their canonical name.
 import type { SsoGroupMappingSetting } from "../../gen/svc/store/setting_integrations_pb.js";
 import { fieldError, requireText, type SaveContext } from "../../governance/index.ts";
-import { parseResourceName } from "../../platform/names.ts";
+import { parseResourceName } from "../../platform/index.ts";
 import { WORKSPACE } from "../iam/authorize.ts";
 import { findCanonicalRole } from "../iam/policy-validation.ts";
 import { parseIdpName } from "./identity-providers.ts";

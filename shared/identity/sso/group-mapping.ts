@@ -6,15 +6,14 @@
 // naming the user alone; each sign-in through that provider replaces them,
 // and leaves every other binding as it is. Changes are audited as
 // bb.role.assign / bb.role.revoke like any policy write.
-import { AuditAction, SYSTEM_ACTOR } from "../../governance/audit/actions.ts";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
+import { AuditAction, type CallAudit, SYSTEM_ACTOR } from "../../governance/index.ts";
 import type { SsoGroupMappingSetting } from "../../gen/svc/store/setting_integrations_pb.js";
 import { WORKSPACE } from "../iam/authorize.ts";
 import { lockPolicy, replacePolicy, scopesWithBinding, type StoredBinding } from "../iam/iam-policy.store.ts";
 import { userMember } from "../iam/members.ts";
 import { validateBindings } from "../iam/policy-validation.ts";
 import { activeAdmins, ADMIN_ROLE } from "../iam/workspace-admins.ts";
-import { failedPrecondition } from "../../platform/errors.ts";
+import { failedPrecondition } from "../../platform/index.ts";
 import { readSetting, type SettingReader } from "../../governance/index.ts";
 
 const SETTING = "SSO_GROUP_MAPPING";

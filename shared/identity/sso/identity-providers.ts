@@ -2,11 +2,18 @@
 // configuration is checked and its credentials sealed, the type never
 // changes, a stale etag is refused, lists page by id.
 import type { CommonQueryMethods } from "slonik";
-import { decodePageToken, encodePageToken } from "../../platform/list/page.ts";
-import { maskFields } from "../../platform/list/update-mask.ts";
-import { aborted, alreadyExists, invalidArgument, notFound } from "../../platform/errors.ts";
-import { parseResourceName, RESOURCE_ID_PATTERN } from "../../platform/names.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import {
+  aborted,
+  alreadyExists,
+  decodePageToken,
+  encodePageToken,
+  invalidArgument,
+  maskFields,
+  notFound,
+  parseResourceName,
+  RESOURCE_ID_PATTERN,
+  type SecretBox,
+} from "../../platform/index.ts";
 import { checkedConfig, configType, type ConfigDraft } from "./idp-config.ts";
 import { deleteIdp, findIdp, insertIdp, listIdps, updateIdp, type IdpRow } from "./idp.store.ts";
 

@@ -5,8 +5,7 @@
 // (§3.4).
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { z } from "zod";
-import { invalidArgument } from "../../platform/errors.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import { invalidArgument, type SecretBox } from "../../platform/index.ts";
 
 const fieldMapping = z.object({ loginId: z.string(), email: z.string(), displayName: z.string(), groups: z.string() });
 

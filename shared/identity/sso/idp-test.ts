@@ -4,7 +4,7 @@
 // and the SP key matches its certificate; the SSO URL was checked when
 // stored. Both need the external URL for their callback.
 import { createPrivateKey, X509Certificate } from "node:crypto";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import type { SecretBox } from "../../platform/index.ts";
 import type { OidcConfig, SamlConfig } from "./idp-config.ts";
 import type { IdpRow } from "./idp.store.ts";
 import { discoverOidc } from "./oidc.ts";

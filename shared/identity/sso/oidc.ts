@@ -5,8 +5,7 @@
 // userinfo endpoint when the provider has one.
 import * as client from "openid-client";
 import type { CommonQueryMethods } from "slonik";
-import { unauthenticated, unavailable } from "../../platform/errors.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import { type SecretBox, unauthenticated, unavailable } from "../../platform/index.ts";
 import type { OidcConfig } from "./idp-config.ts";
 import type { IdpRow } from "./idp.store.ts";
 import { insertLoginState, type LoginStateRow } from "./sso-state.store.ts";

@@ -8,8 +8,7 @@
 import { randomBytes } from "node:crypto";
 import * as samlify from "samlify";
 import type { CommonQueryMethods } from "slonik";
-import { unauthenticated } from "../../platform/errors.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import { type SecretBox, unauthenticated } from "../../platform/index.ts";
 import type { SamlConfig } from "./idp-config.ts";
 import type { IdpRow } from "./idp.store.ts";
 import "./saml-schema.ts";

@@ -7,17 +7,11 @@
 // are spent on the side pool, so that a refused callback cannot be replayed;
 // every refusal is recorded as bb.auth.login.fail with its reason and the
 // provider.
-import { AuditAction } from "../../governance/audit/actions.ts";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
+import { AuditAction, type CallAudit, type SettingReader, type WorkspaceProfile } from "../../governance/index.ts";
 import { refuse, takeLoginRateLimit } from "../auth/login-refusal.ts";
 import type { ClientFacts } from "../auth/sessions.ts";
 import type { SignedIn } from "../auth/sign-in.ts";
-import type { Db } from "../../platform/db.ts";
-import { invalidArgument, permissionDenied, unauthenticated } from "../../platform/errors.ts";
-import { RESOURCE_ID_PATTERN } from "../../platform/names.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
-import type { SettingReader } from "../../governance/settings/setting-cache.ts";
-import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
+import { type Db, invalidArgument, permissionDenied, RESOURCE_ID_PATTERN, type SecretBox, unauthenticated } from "../../platform/index.ts";
 import type { IdpType } from "./idp-config.ts";
 import { findIdp, type IdpRow } from "./idp.store.ts";
 import { getIdp, idpName } from "./identity-providers.ts";

@@ -1,6 +1,6 @@
 // Why a single sign-on was refused, as recorded in bb.auth.login.fail's
 // detail (contract §8.1) and counted as a failure by svc_auth_login_total.
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
+import type { CallAudit } from "../../governance/index.ts";
 import { refuse } from "../auth/login-refusal.ts";
 
 export const SsoRefusal = {

@@ -12,15 +12,10 @@
 // workspace's enforced domains is refused and recorded like the other
 // refusals; an existing user whose stored address is outside still signs in.
 import { refuse } from "../auth/login-refusal.ts";
-import { userName } from "../../platform/names.ts";
+import { normalizeLoginId, parseEmail, permissionDenied, unauthenticated, userName } from "../../platform/index.ts";
 import type { ClientFacts } from "../auth/sessions.ts";
 import { signIn, type SignedIn } from "../auth/sign-in.ts";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import { permissionDenied, unauthenticated } from "../../platform/errors.ts";
-import { normalizeLoginId } from "../../platform/names.ts";
-import type { SettingReader } from "../../governance/settings/setting-cache.ts";
-import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
-import { parseEmail } from "../../platform/email-address.ts";
+import type { CallAudit, SettingReader, WorkspaceProfile } from "../../governance/index.ts";
 import { OutsideDomainsError } from "../user/identity-domain.ts";
 import { addUser } from "../user/new-user.ts";
 import { writeUserProfile } from "../user/user-profile.ts";

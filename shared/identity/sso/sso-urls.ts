@@ -2,7 +2,7 @@
 // workspace's external URL (the --external-url flag, else WORKSPACE_PROFILE),
 // without which no sign-in can start; and the path a sign-in returns to must
 // stay on this site.
-import { failedPrecondition, invalidArgument } from "../../platform/errors.ts";
+import { failedPrecondition, invalidArgument } from "../../platform/index.ts";
 
 export const OIDC_CALLBACK_PATH = "/v1/auth/oidc/callback";
 export const SAML_ACS_PATH = "/v1/auth/saml/acs";

@@ -1,15 +1,11 @@
 // CreateUser (contract §5.1, §6.5): holders of bb.users.create create users
 // and service accounts, optionally with expiring workspace roles; anyone may
 // sign up as a workspace member unless disallow_signup is set.
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
+import type { CallAudit, WorkspaceProfile } from "../../governance/index.ts";
 import type { Principal } from "../auth/principal.ts";
-import { userName } from "../../platform/names.ts";
+import { alreadyExists, invalidArgument, parseEmail, parseLoginId, permissionDenied, userName } from "../../platform/index.ts";
 import { hasPermission, permissionRequired, WORKSPACE } from "../iam/authorize.ts";
 import type { RoleGrant } from "../iam/grant-roles.ts";
-import { alreadyExists, invalidArgument, permissionDenied } from "../../platform/errors.ts";
-import { parseLoginId } from "../../platform/names.ts";
-import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
-import { parseEmail } from "../../platform/email-address.ts";
 import { addUser } from "./new-user.ts";
 import { hashPassword } from "./password-hash.ts";
 import { assertPasswordAllowed } from "./password-policy.ts";

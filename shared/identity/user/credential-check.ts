@@ -5,12 +5,11 @@
 // wrong one counts like a failed sign-in (severity by count, bb.user.lock and
 // the end of every session at the 11th); the count commits although the call
 // fails. Only the answer differs: invalid_argument names the wrong field.
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
+import type { CallAudit } from "../../governance/index.ts";
 import { activeLock } from "../auth/lockout.ts";
 import { lockedRefusal, Refusal, refuseWrongCredential } from "../auth/login-refusal.ts";
 import { checkOtpCode, INVALID_CODE } from "../auth/second-factor.ts";
-import { invalidArgument } from "../../platform/errors.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import { invalidArgument, type SecretBox } from "../../platform/index.ts";
 import { verifyPassword } from "./password-hash.ts";
 import type { UserRow } from "./user.store.ts";
 

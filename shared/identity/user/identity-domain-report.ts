@@ -6,10 +6,9 @@
 // in its bb.settings.set record (`detail.outsideDomains`) and as a WARN log
 // line; ListUsers' filter `outside_domains = true` lists every such user.
 import type { CommonQueryMethods } from "slonik";
-import { userName } from "../../platform/names.ts";
+import { type Logger, userName } from "../../platform/index.ts";
 import type { WorkspaceProfileSetting } from "../../gen/svc/store/setting_workspace_pb.js";
 import { groupName } from "../group/group-name.ts";
-import type { Logger } from "../../platform/logger.ts";
 import { identityDomainsOf, sameDomains } from "./identity-domain-rule.ts";
 import { activeUsersOutside, groupsOutside } from "./identity-domain.store.ts";
 

@@ -6,7 +6,7 @@
 // identity-domain.store.ts states the same rule in SQL.
 import type { WorkspaceProfileSetting } from "../../gen/svc/store/setting_workspace_pb.js";
 import { workspaceDomains } from "../../governance/index.ts";
-import { isEmailAddress } from "../../platform/email-address.ts";
+import { isEmailAddress } from "../../platform/index.ts";
 
 export interface IdentityDomains {
   enforced: boolean;

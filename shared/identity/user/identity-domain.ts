@@ -12,7 +12,7 @@
 // otherwise. A group's e-mail is optional (contract §5.2): a group without
 // one is allowed, its members being held to the rule as users.
 import type { CommonQueryMethods } from "slonik";
-import { DomainError } from "../../platform/errors.ts";
+import { DomainError } from "../../platform/index.ts";
 import { readSetting, storedSettingsForShare } from "../../governance/index.ts";
 import { identityAddress, identityDomainsOf, withinDomains, type IdentityDomains } from "./identity-domain-rule.ts";
 import type { UserRow } from "./user.store.ts";

@@ -8,17 +8,14 @@
 // password, and the password alone when enabling a replacement, whose
 // otp_code is a code of the new secret. Secrets are stored sealed; codes of
 // the enabled factor are accepted once.
-import { AuditAction } from "../../governance/audit/actions.ts";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
+import { AuditAction, type CallAudit, type WorkspaceProfile } from "../../governance/index.ts";
 import { clearMfa, enableMfaSecret, findMfaSecrets, replaceRecoveryCodes, setTempMfaSecret } from "../auth/mfa.store.ts";
 import { mfaRequired } from "../auth/mfa-requirement.ts";
 import { newRecoveryCodes } from "../auth/recovery-codes.ts";
 import { INVALID_CODE } from "../auth/second-factor.ts";
 import { clearPendingMfaEnrollment } from "../auth/session.store.ts";
 import { newTotpEnrollment, totpTimeStep, type TotpEnrollment } from "../auth/totp.ts";
-import { failedPrecondition, invalidArgument } from "../../platform/errors.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
-import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
+import { failedPrecondition, invalidArgument, type SecretBox } from "../../platform/index.ts";
 import { proveCurrentOtp, proveCurrentPassword } from "./credential-check.ts";
 import type { UserRow } from "./user.store.ts";
 

@@ -6,8 +6,7 @@
 import { deletePrincipalMfaTempTokens } from "../auth/mfa-temp-token.store.ts";
 import { clearMfa } from "../auth/mfa.store.ts";
 import { revokePrincipalSessions } from "../auth/session.store.ts";
-import type { Tx } from "../../platform/db.ts";
-import { notFound } from "../../platform/errors.ts";
+import { notFound, type Tx } from "../../platform/index.ts";
 import { findUserByLoginId } from "./user.store.ts";
 
 /** Answers whether the user had a second factor. */

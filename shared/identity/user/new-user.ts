@@ -5,9 +5,8 @@
 // the workspace's domains first (identity-domain.ts). A login id taken
 // meanwhile by a concurrent creation answers undefined instead of failing the
 // call.
-import { AuditAction } from "../../governance/audit/actions.ts";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import { userName } from "../../platform/names.ts";
+import { AuditAction, type CallAudit } from "../../governance/index.ts";
+import { userName } from "../../platform/index.ts";
 import { WORKSPACE } from "../iam/authorize.ts";
 import { grantRoles, type RoleGrant } from "../iam/grant-roles.ts";
 import { userMember } from "../iam/members.ts";

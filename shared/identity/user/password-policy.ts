@@ -1,7 +1,7 @@
 // The workspace password policy (WORKSPACE_PROFILE.password_restriction):
 // every unmet rule is named, so a client can show them all at once.
-import { invalidArgument } from "../../platform/errors.ts";
-import type { PasswordRestriction } from "../../governance/settings/workspace-profile.ts";
+import { invalidArgument } from "../../platform/index.ts";
+import type { PasswordRestriction } from "../../governance/index.ts";
 
 const MAX_LENGTH = 1024;
 

@@ -1,11 +1,8 @@
 // Local recovery of a lost administrator (contract §4.7), run on the store by
 // the server command, with an audit record by the system actor.
-import { AuditAction, SYSTEM_ACTOR } from "../../governance/audit/actions.ts";
-import { recordAudit } from "../../governance/audit/audit.ts";
-import { userName } from "../../platform/names.ts";
+import { AuditAction, recordAudit, SYSTEM_ACTOR } from "../../governance/index.ts";
+import { type Db, notFound, userName, withTransaction } from "../../platform/index.ts";
 import { unlock } from "../auth/lockout.ts";
-import { withTransaction, type Db } from "../../platform/db.ts";
-import { notFound } from "../../platform/errors.ts";
 import { generatePassword } from "./generated-password.ts";
 import { resetMfa } from "./mfa-reset.ts";
 import { hashPassword } from "./password-hash.ts";

@@ -7,7 +7,7 @@
 import { deletePrincipalMfaTempTokens } from "../auth/mfa-temp-token.store.ts";
 import { spendPasswordResetTokens } from "../auth/password-reset-token.store.ts";
 import { revokePrincipalSessions } from "../auth/session.store.ts";
-import type { Tx } from "../../platform/db.ts";
+import type { Tx } from "../../platform/index.ts";
 import { setPassword } from "./user.store.ts";
 
 export interface PasswordReplacement {

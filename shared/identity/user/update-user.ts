@@ -7,16 +7,20 @@
 // restricted session may only do what it is restricted to: change the
 // password, or enrol a factor. Proofs of the current credentials come before
 // any write, so that a wrong one commits nothing but its counted failure.
-import { AuditAction } from "../../governance/audit/actions.ts";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
+import { AuditAction, type CallAudit, type WorkspaceProfile } from "../../governance/index.ts";
 import type { Principal } from "../auth/principal.ts";
 import { requirePermission, WORKSPACE } from "../iam/authorize.ts";
-import { maskFields, type MaskSpec } from "../../platform/list/update-mask.ts";
-import { failedPrecondition, invalidArgument, notFound, permissionDenied } from "../../platform/errors.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
-import type { WorkspaceProfile } from "../../governance/settings/workspace-profile.ts";
+import {
+  failedPrecondition,
+  invalidArgument,
+  maskFields,
+  type MaskSpec,
+  notFound,
+  parseEmail,
+  permissionDenied,
+  type SecretBox,
+} from "../../platform/index.ts";
 import { proveCurrentPassword } from "./credential-check.ts";
-import { parseEmail } from "../../platform/email-address.ts";
 import { changeMfa, isMfaChange, type MfaChange, type MfaReveal } from "./mfa-enrollment.ts";
 import { hashPassword } from "./password-hash.ts";
 import { assertPasswordAllowed } from "./password-policy.ts";

@@ -2,7 +2,7 @@
 // (an end user whose address is outside the workspace's e-mail domains,
 // identity-domain.store.ts); keyset paging on id.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
-import type { FilterTerm } from "../../platform/list/filter.ts";
+import type { FilterTerm } from "../../platform/index.ts";
 import { userOutsideDomains } from "./identity-domain.store.ts";
 import { userColumns, userRow, type UserRow } from "./user.store.ts";
 

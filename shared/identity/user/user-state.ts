@@ -4,8 +4,7 @@ import { revokePrincipalSessions } from "../auth/session.store.ts";
 import { WORKSPACE } from "../iam/authorize.ts";
 import { lockPolicy } from "../iam/iam-policy.store.ts";
 import { activeAdmins } from "../iam/workspace-admins.ts";
-import type { Tx } from "../../platform/db.ts";
-import { failedPrecondition, notFound } from "../../platform/errors.ts";
+import { failedPrecondition, notFound, type Tx } from "../../platform/index.ts";
 import { findUserByLoginId, setUserState, type UserRow } from "./user.store.ts";
 
 export async function deleteUser(tx: Tx, loginId: string): Promise<void> {

@@ -1,7 +1,7 @@
 // SQL on the principal table (users and service accounts).
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
-import { BOOTSTRAP_LOCK } from "../../platform/locks.ts";
+import { BOOTSTRAP_LOCK } from "../../platform/index.ts";
 
 const optionalDate = z.coerce.date().nullable();
 

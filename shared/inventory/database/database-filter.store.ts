@@ -2,7 +2,7 @@
 // project or an instance) and the filter's terms, over instance_database `d`
 // joined with its instance `i` (listDatabases' query).
 import { sql, type FragmentSqlToken } from "slonik";
-import type { FilterTerm } from "../../platform/list/filter.ts";
+import type { FilterTerm } from "../../platform/index.ts";
 
 /** The parent a list is limited to: a project, an instance, or neither (the workspace). */
 export interface DatabaseScope {

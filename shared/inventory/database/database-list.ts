@@ -5,9 +5,7 @@
 // sync_state. Names may be given in full (projects/p) or as bare ids.
 import type { CommonQueryMethods } from "slonik";
 import { getInstance, parseInstanceName } from "../instance/instances.ts";
-import { parseFilter, type FilterFields } from "../../platform/list/filter.ts";
-import { keysetPage, type Page, type PageRequest } from "../../platform/list/page.ts";
-import { invalidArgument } from "../../platform/errors.ts";
+import { type FilterFields, invalidArgument, keysetPage, type Page, type PageRequest, parseFilter } from "../../platform/index.ts";
 import { getProject, parseProjectName } from "../project/projects.ts";
 import { databaseConditions, type DatabaseScope } from "./database-filter.store.ts";
 import { listDatabases, type DatabaseRow } from "./database.store.ts";

@@ -1,8 +1,7 @@
 // Database resource names (contract §0.3): instances/<instance_id>/databases/<database_name>.
 // The database part is the engine's own name, so it may hold upper-case
 // letters and punctuation, but never a slash.
-import { invalidArgument } from "../../platform/errors.ts";
-import { RESOURCE_ID_PATTERN } from "../../platform/names.ts";
+import { invalidArgument, RESOURCE_ID_PATTERN } from "../../platform/index.ts";
 
 export interface DatabaseRef {
   instanceId: string;

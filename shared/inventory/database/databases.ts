@@ -2,10 +2,9 @@
 // project (bb.databases.update on the database's project and, for a project
 // change, on the new one), and moving several to another project at once.
 import type { CommonQueryMethods } from "slonik";
-import type { IamSubject } from "../../identity/iam/members.ts";
+import type { IamSubject } from "../../identity/index.ts";
 import { checkEnvironment } from "../instance/environment-check.ts";
-import { maskFields } from "../../platform/list/update-mask.ts";
-import { aborted, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
+import { aborted, failedPrecondition, invalidArgument, maskFields, notFound } from "../../platform/index.ts";
 import { checkLabels } from "../project/project-fields.ts";
 import { activeProject, parseProjectName, projectName } from "../project/projects.ts";
 import { requireAccess } from "./database-access.ts";

@@ -1,7 +1,7 @@
 // The errors a target gives when it cannot reach or use its server: one
 // failed_precondition naming host:port and the kind of problem (contract §9.3),
 // with any trace of the password removed from the driver's words.
-import { DomainError, failedPrecondition } from "../../platform/errors.ts";
+import { DomainError, failedPrecondition } from "../../platform/index.ts";
 import type { ConnectionConfig } from "./target.ts";
 
 export type ConnectProblem = "unreachable" | "refused" | "authentication" | "unknown-database" | "tls" | "other";

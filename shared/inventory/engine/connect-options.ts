@@ -1,6 +1,6 @@
 // How a data source's sslMode, sslCa and extraOptions (contract §9.3) turn
 // into connection settings, the same way for every engine.
-import { invalidArgument } from "../../platform/errors.ts";
+import { invalidArgument } from "../../platform/index.ts";
 import type { ConnectionConfig } from "./target.ts";
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;

@@ -5,8 +5,7 @@
 import { z } from "zod";
 import { checkExtraOptions } from "../engine/connect-options.ts";
 import type { ConnectionConfig, Engine, SslMode } from "../engine/target.ts";
-import { invalidArgument } from "../../platform/errors.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import { invalidArgument, type SecretBox } from "../../platform/index.ts";
 
 export type DataSourceType = "ADMIN" | "READ_ONLY";
 

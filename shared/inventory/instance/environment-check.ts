@@ -2,10 +2,8 @@
 // naming an entry of the ENVIRONMENT setting, read through the caller's
 // transaction so that a setting written just before is seen.
 import type { CommonQueryMethods } from "slonik";
-import { invalidArgument } from "../../platform/errors.ts";
-import { parseResourceName } from "../../platform/names.ts";
-import { environmentName, readEnvironments } from "../../governance/settings/environments.ts";
-import { storedSettings } from "../../governance/settings/setting-cache.ts";
+import { invalidArgument, parseResourceName } from "../../platform/index.ts";
+import { environmentName, readEnvironments, storedSettings } from "../../governance/index.ts";
 
 /** The id of the environment the name gives; invalid_argument unless the ENVIRONMENT setting lists it. */
 export async function checkEnvironment(db: CommonQueryMethods, name: string, field: string): Promise<string> {

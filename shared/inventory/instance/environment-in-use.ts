@@ -3,7 +3,7 @@
 // and the refusal names them.
 import type { CommonQueryMethods } from "slonik";
 import type { EnvironmentSetting } from "../../gen/svc/store/setting_operations_pb.js";
-import { failedPrecondition } from "../../platform/errors.ts";
+import { failedPrecondition } from "../../platform/index.ts";
 import { findEnvironmentUsers } from "./environment-users.store.ts";
 
 const NAMED = 10;

@@ -2,8 +2,7 @@
 // (environments/<id> or the bare id), title (substring) and state; newest
 // first.
 import type { CommonQueryMethods } from "slonik";
-import { parseFilter, type FilterFields, type FilterTerm } from "../../platform/list/filter.ts";
-import { keysetPage, type Page, type PageRequest } from "../../platform/list/page.ts";
+import { type FilterFields, type FilterTerm, keysetPage, type Page, type PageRequest, parseFilter } from "../../platform/index.ts";
 import { listInstances, type InstanceRow } from "./instance.store.ts";
 
 const FILTER_FIELDS: FilterFields = {

@@ -2,7 +2,7 @@
 // minutes. Each instance has its own job queue, so its syncs never overlap,
 // and its own job key, so a sync still waiting is not queued twice.
 import type { CommonQueryMethods } from "slonik";
-import { addJob } from "../../platform/jobs/jobs.store.ts";
+import { addJob } from "../../platform/index.ts";
 import { activeInstanceIds } from "./instance.store.ts";
 
 const MAX_ATTEMPTS = 3;

@@ -6,8 +6,7 @@ import type { CommonQueryMethods } from "slonik";
 import type { DatabaseRef } from "../database/database-name.ts";
 import { reconcileDatabases, recordDatabaseSync } from "../database/database-sync.store.ts";
 import type { Target } from "../engine/target.ts";
-import { withTransaction, type Db } from "../../platform/db.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import { type Db, type SecretBox, withTransaction } from "../../platform/index.ts";
 import { instanceConnection, withTarget } from "./instance-target.ts";
 import { findInstance, recordInstanceSync, type InstanceRow } from "./instance.store.ts";
 

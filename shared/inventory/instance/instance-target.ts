@@ -3,8 +3,7 @@
 // update (contract §9.3).
 import { openTarget } from "../engine/target-open.ts";
 import type { ConnectionConfig, Engine, Target } from "../engine/target.ts";
-import { DomainError, failedPrecondition } from "../../platform/errors.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
+import { DomainError, failedPrecondition, type SecretBox } from "../../platform/index.ts";
 import { connectionConfig, dataSourceOf, type DataSourceType, type StoredDataSource } from "./data-sources.ts";
 import type { InstanceRow } from "./instance.store.ts";
 

@@ -3,9 +3,7 @@
 // the sync job.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import type { FilterTerm } from "../../platform/list/filter.ts";
-import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../../platform/list/newest-first.store.ts";
-import type { PageKey } from "../../platform/list/page.ts";
+import { afterNewest, type FilterTerm, newestFirst, type PageKey, pageTimeColumn, withPageTime } from "../../platform/index.ts";
 import { storedDataSource } from "./data-sources.ts";
 
 export const instanceRow = z

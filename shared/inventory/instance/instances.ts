@@ -4,11 +4,18 @@
 import type { CommonQueryMethods } from "slonik";
 import { markInstanceDatabasesDeleted } from "../database/database-sync.store.ts";
 import type { Engine } from "../engine/target.ts";
-import { maskFields } from "../../platform/list/update-mask.ts";
-import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
-import { parseResourceName, RESOURCE_ID_PATTERN } from "../../platform/names.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
-import { environmentName } from "../../governance/settings/environments.ts";
+import {
+  aborted,
+  alreadyExists,
+  failedPrecondition,
+  invalidArgument,
+  maskFields,
+  notFound,
+  parseResourceName,
+  RESOURCE_ID_PATTERN,
+  type SecretBox,
+} from "../../platform/index.ts";
+import { environmentName } from "../../governance/index.ts";
 import { checkedDataSources, type DataSourceDraft } from "./data-sources.ts";
 import { checkEnvironment } from "./environment-check.ts";
 import { enqueueInstanceSync } from "./instance-sync-jobs.ts";

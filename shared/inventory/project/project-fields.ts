@@ -1,7 +1,6 @@
 // A project's writable fields as a request gives them (contract §9.1), checked
 // and converted to what the store keeps.
-import { parseDuration } from "../../platform/duration.ts";
-import { invalidArgument } from "../../platform/errors.ts";
+import { invalidArgument, parseDuration } from "../../platform/index.ts";
 import type { ProjectFields } from "./project.store.ts";
 
 export interface ProjectDraft {

@@ -2,10 +2,8 @@
 // state, newest first. A caller without bb.projects.list at workspace scope
 // sees only the projects where it has a binding.
 import type { CommonQueryMethods } from "slonik";
-import { hasPermission, projectsWithBinding, WORKSPACE } from "../../identity/iam/authorize.ts";
-import type { IamSubject } from "../../identity/iam/members.ts";
-import { parseFilter, type FilterFields } from "../../platform/list/filter.ts";
-import { keysetPage, type Page, type PageRequest } from "../../platform/list/page.ts";
+import { hasPermission, type IamSubject, projectsWithBinding, WORKSPACE } from "../../identity/index.ts";
+import { type FilterFields, keysetPage, type Page, type PageRequest, parseFilter } from "../../platform/index.ts";
 import { listProjects, type ProjectRow } from "./project.store.ts";
 
 const FILTER_FIELDS: FilterFields = {

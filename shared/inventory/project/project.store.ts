@@ -1,9 +1,7 @@
 // SQL on project (contract §9.1).
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import type { FilterTerm } from "../../platform/list/filter.ts";
-import { afterNewest, newestFirst, pageTimeColumn, withPageTime } from "../../platform/list/newest-first.store.ts";
-import type { PageKey } from "../../platform/list/page.ts";
+import { afterNewest, type FilterTerm, newestFirst, type PageKey, pageTimeColumn, withPageTime } from "../../platform/index.ts";
 
 export const projectRow = z
   .object({

@@ -2,13 +2,19 @@
 // project's owner), updating by mask, soft deletion (databases move to the
 // default project) and restoring.
 import type { CommonQueryMethods } from "slonik";
-import type { CallAudit } from "../../governance/audit/call-audit.ts";
-import { userName } from "../../platform/names.ts";
-import { grantRoles } from "../../identity/iam/grant-roles.ts";
-import { userMember } from "../../identity/iam/members.ts";
-import { maskFields } from "../../platform/list/update-mask.ts";
-import { aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/errors.ts";
-import { parseResourceName, RESOURCE_ID_PATTERN } from "../../platform/names.ts";
+import type { CallAudit } from "../../governance/index.ts";
+import {
+  aborted,
+  alreadyExists,
+  failedPrecondition,
+  invalidArgument,
+  maskFields,
+  notFound,
+  parseResourceName,
+  RESOURCE_ID_PATTERN,
+  userName,
+} from "../../platform/index.ts";
+import { grantRoles, userMember } from "../../identity/index.ts";
 import { checkKey, checkLabels, newProjectFields, parallelTasks, timeoutMs, type ProjectDraft } from "./project-fields.ts";
 import { findProject, insertProject, moveDatabasesToDefault, setProjectState, updateProject as updateRow, type ProjectRow } from "./project.store.ts";
 import { projectActivity } from "./project-activity.store.ts";

@@ -5,7 +5,7 @@
 // Idempotent: run at every embedded start.
 import { join } from "node:path";
 import pg from "pg";
-import { readOrCreatePassword } from "../../platform/embedded-postgres.ts";
+import { readOrCreatePassword } from "../../platform/index.ts";
 
 /** One sample database per default environment, each with its owner role. */
 export const SAMPLE_DATABASES = [

@@ -3,19 +3,15 @@
 // databases live in the embedded PostgreSQL. Created once, on the first
 // start; later starts only re-point the instances at the embedded server,
 // whose port changes from start to start. A deleted sample stays deleted.
-import { SYSTEM_ACTOR } from "../../governance/audit/actions.ts";
-import { recordAudit } from "../../governance/audit/audit.ts";
-import { newCallAudit } from "../../governance/audit/call-audit.ts";
+import { newCallAudit, recordAudit, SYSTEM_ACTOR } from "../../governance/index.ts";
 import { reconcileDatabases } from "../database/database-sync.store.ts";
 import { moveDatabases } from "../database/database.store.ts";
 import type { DataSourceDraft } from "../instance/data-sources.ts";
 import { findInstance } from "../instance/instance.store.ts";
 import { createInstance, instanceName, updateInstance } from "../instance/instances.ts";
-import type { Db, Tx } from "../../platform/db.ts";
-import type { Logger } from "../../platform/logger.ts";
+import type { Db, Logger, SecretBox, Tx } from "../../platform/index.ts";
 import { findProject } from "../project/project.store.ts";
 import { createProject, projectName } from "../project/projects.ts";
-import type { SecretBox } from "../../platform/secrets/secret-box.ts";
 import { prepareSampleServer, SAMPLE_DATABASES, type SampleServer } from "./sample-server.ts";
 
 export const SAMPLE_PROJECT = "sample";

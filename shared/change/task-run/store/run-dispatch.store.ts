@@ -7,9 +7,7 @@
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import type { ReleaseFileRef } from "../../plan/plan-specs.ts";
-import { TASK_RUN_JOB_KEY_PREFIX } from "../../../platform/jobs/catalog.ts";
-import { addKeyedJobsSelected, keyedJobsAdding } from "../../../platform/jobs/jobs.store.ts";
-import { ROLLOUT_SLOT_LOCK_CLASS } from "../../../platform/locks.ts";
+import { addKeyedJobsSelected, keyedJobsAdding, ROLLOUT_SLOT_LOCK_CLASS, TASK_RUN_JOB_KEY_PREFIX } from "../../../platform/index.ts";
 import type { JobsOnEnd } from "./run-transitions.store.ts";
 
 /** Where a run executes, and what settling it needs. */

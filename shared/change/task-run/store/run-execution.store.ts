@@ -8,8 +8,8 @@
 // worker process listens on its own connection.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
-import type { TargetSession } from "../../../inventory/engine/target.ts";
-import { preparedCommand } from "../../../platform/db.ts";
+import type { TargetSession } from "../../../inventory/index.ts";
+import { preparedCommand } from "../../../platform/index.ts";
 import { releaseFileColumn } from "../../rollout/task.store.ts";
 
 const session = z.union([

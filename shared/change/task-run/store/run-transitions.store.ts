@@ -4,7 +4,7 @@
 // task (task.store.ts runTasksUpdate), with its task's row locked first.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import type { StatementLog } from "../../../inventory/engine/target.ts";
+import type { StatementLog } from "../../../inventory/index.ts";
 import { runTasksUpdate, type TaskChanges, type TaskState } from "../../rollout/task.store.ts";
 import { gateFactColumns, gateFactsSource, type GateFacts } from "../start-gate.store.ts";
 import { logEntriesInsert } from "./task-run-log.store.ts";

@@ -2,8 +2,8 @@
 // the statement's index in the script, written in batches.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import { preparedCommand } from "../../../platform/db.ts";
-import type { StatementLog } from "../../../inventory/engine/target.ts";
+import { preparedCommand } from "../../../platform/index.ts";
+import type { StatementLog } from "../../../inventory/index.ts";
 
 export async function insertLogEntries(db: CommonQueryMethods, runId: number, entries: readonly StatementLog[]): Promise<void> {
   if (entries.length === 0) return;

@@ -1,9 +1,7 @@
 // Small checks shared by the setting validators. Each names the field by its
 // JSON path (`workspaceProfile.passwordRestriction.minLength`), as the
 // contract's errors do (§7.1).
-import { formatDuration, parseDuration } from "../../../platform/duration.ts";
-import { invalidArgument } from "../../../platform/errors.ts";
-import { RESOURCE_ID_PATTERN } from "../../../platform/names.ts";
+import { formatDuration, invalidArgument, parseDuration, RESOURCE_ID_PATTERN } from "../../../platform/index.ts";
 
 export function fieldError(path: string, problem: string): Error {
   return invalidArgument(`${path} ${problem}`);

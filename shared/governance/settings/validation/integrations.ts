@@ -1,7 +1,7 @@
 // APP_IM, AI, EMAIL and MONITORING (contract §7.4, §7.5, §7.8, §7.11).
 // SSO_GROUP_MAPPING names identity providers and roles: identity checks it.
 import type { AiSetting, AppImSetting, EmailSetting, MonitoringSetting } from "../../../gen/svc/store/setting_integrations_pb.js";
-import { parseEmail } from "../../../platform/email-address.ts";
+import { parseEmail } from "../../../platform/index.ts";
 import { checkHttpUrl, checkRange, checkUnique, fieldError, requireEnum, requireText } from "./checks.ts";
 
 // The event names of contract §16.2.

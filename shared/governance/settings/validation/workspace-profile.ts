@@ -1,7 +1,7 @@
 // WORKSPACE_PROFILE (contract §7.2, the specification's tables), and the
 // external URL that --external-url holds fixed (§15.8).
 import type { WorkspaceProfileSetting } from "../../../gen/svc/store/setting_workspace_pb.js";
-import { failedPrecondition } from "../../../platform/errors.ts";
+import { failedPrecondition } from "../../../platform/index.ts";
 import type { SaveContext } from "../setting-rules.ts";
 import { canonicalDuration, checkHttpUrl, checkRange, fieldError } from "./checks.ts";
 

@@ -1,6 +1,6 @@
 // Names what went wrong when a PostgreSQL connection could not be opened
 // (refused, unreachable, authentication, unknown database, TLS).
-import type { DomainError } from "../../../platform/errors.ts";
+import type { DomainError } from "../../../platform/index.ts";
 import { connectFailure, errorMessage, type ConnectProblem } from "../connect-failure.ts";
 import type { ConnectionConfig } from "../target.ts";
 
