@@ -87,7 +87,7 @@ module.exports = {
     doNotFollow: { path: "node_modules|^shared/gen/" },
     includeOnly: "^(api/|worker/|shared/|main\\.ts$|admin\\.ts$|node_modules/slonik/)",
     parser: "swc",
-    tsPreCompilationDeps: true,
+    tsPreCompilationDeps: false,
     enhancedResolveOptions: { extensions: [".ts", ".js"] },
   },
 };
