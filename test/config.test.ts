@@ -33,6 +33,14 @@ describe("loadConfig", () => {
     assert.equal(loadConfig([], { PORT: "5000", SVC_PORT: "5001" }).port, 5001);
   });
 
+  it("gives a worker's ops port 8081 by default and leaves PORT (the web process's) to the API", () => {
+    assert.equal(loadConfig([], {}, "worker").port, 8081);
+    assert.equal(loadConfig([], { PORT: "8080" }, "worker").port, 8081);
+    assert.equal(loadConfig([], { SVC_PORT: "9101" }, "worker").port, 9101);
+    assert.equal(loadConfig(["--port", "0"], { SVC_PORT: "9101" }, "worker").port, 0);
+    assert.throws(() => loadConfig(["--port", "x"], {}, "worker"), /--port/);
+  });
+
   it("stores the bootstrap login id in lower case", () => {
     assert.equal(loadConfig(["--bootstrap-admin-login-id", "Root.Admin"], {}).bootstrapAdminLoginId, "root.admin");
   });

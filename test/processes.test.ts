@@ -83,9 +83,9 @@ describe("processes", () => {
     }
   });
 
-  it("worker/main.ts logs 'worker started' and drains on SIGTERM", TEST_TIMEOUT, async () => {
+  it("worker/main.ts logs 'worker started', answers /readyz on its ops port and drains on SIGTERM", TEST_TIMEOUT, async () => {
     const worker = await spawnServer({ entry: "worker/main.ts", env: { PG_URL: database.url } });
-    assert.equal(worker.port, undefined);
+    assert.deepEqual((await getJson(worker, "/readyz")).body, { status: "ready" });
     assert.deepEqual(await worker.stop(), { code: 0, signal: null }, worker.output());
   });
 

@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { normalizeLoginId } from "./names.ts";
 
 export interface Config {
+  /** The API's port, or a standalone worker's ops port (PortRole). */
   port: number;
   dataDir: string;
   /** Connection string of the metadata store; undefined = embedded PostgreSQL. */
@@ -25,6 +26,13 @@ export interface Config {
   /** libuv thread-pool size (UV_THREADPOOL_SIZE; Node's default is 4). */
   threadPoolSize: number;
 }
+
+/**
+ * Which port a process's --port means: the API's port (every API form and the
+ * ops routes; `npm start` and the api process), or a standalone worker's ops
+ * port, whose default leaves the API's free when both run on one host.
+ */
+export type PortRole = "api" | "worker";
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -55,7 +63,7 @@ const DEFAULT_TRUSTED_PROXIES = "127.0.0.1/32,::1/128";
 const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 const DEFAULT_RATE_LIMIT_PER_USER = 600;
 
-export function loadConfig(argv: readonly string[], env: Env): Config {
+export function loadConfig(argv: readonly string[], env: Env, portRole: PortRole = "api"): Config {
   const raw = readFlags(argv, env);
   const text = (name: FlagName): string | undefined => {
     const value = raw[name];
@@ -63,7 +71,7 @@ export function loadConfig(argv: readonly string[], env: Env): Config {
   };
   const bool = (name: FlagName): boolean => raw[name] === true;
   return {
-    port: parsePort(text("port") ?? env.PORT),
+    port: parsePort(text("port") ?? defaultPort(portRole, env)),
     dataDir: resolve(text("data") ?? "./data"),
     pgUrl: parsePgUrl(env.PG_URL || env.DATABASE_URL || undefined),
     externalUrl: parseExternalUrl(text("external-url")),
@@ -112,8 +120,12 @@ function parseEnvBool(name: string, value: string): boolean {
   throw new ConfigError(`SVC_${name.toUpperCase().replaceAll("-", "_")}: expected true or false, got "${value}"`);
 }
 
-function parsePort(value: string | undefined): number {
-  if (value === undefined) return 8080;
+/** PORT is the platform's port of the web process (Heroku-like), so only the API takes it. */
+function defaultPort(role: PortRole, env: Env): string {
+  return role === "api" ? (env.PORT ?? "8080") : "8081";
+}
+
+function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) {
     throw new ConfigError(`--port: expected an integer from 0 to 65535, got "${value}"`);

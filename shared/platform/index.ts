@@ -1,7 +1,7 @@
 // The platform capability's public surface: what other capabilities and the
 // processes use. Everything else under shared/platform/ is private to it.
 export { listenToChannel } from "./channel-listener.ts";
-export { type Config, ConfigError, loadConfig, trustedProxyList } from "./config.ts";
+export { type Config, ConfigError, loadConfig, type PortRole, trustedProxyList } from "./config.ts";
 export { APPLICATION_NAME, createDb, type Db, ping, preparedCommand, type Tx, withTransaction } from "./db.ts";
 export { formatDuration, parseDuration } from "./duration.ts";
 export { isEmailAddress, parseEmail, requireEmail } from "./email-address.ts";
@@ -42,6 +42,8 @@ export { createLogger, type Logger } from "./logger.ts";
 export { emailConfigured, type Mail, sendMail, type SmtpConfig } from "./mail/mailer.ts";
 export { createMetrics, type Metrics } from "./metrics.ts";
 export { checkRequestId, normalizeLoginId, parseLoginId, parseResourceName, RESOURCE_ID_PATTERN, userName } from "./names.ts";
+export { type OpsServer, startOpsServer } from "./ops/ops-server.ts";
+export { checkReadiness, type Readiness, readinessReply } from "./ops/readiness.ts";
 export { type ProcessContext, runProcess } from "./process.ts";
 export { findByRequest, oldRequestUse } from "./request-id.store.ts";
 export { createSecretBox, isSealed, type SecretBox } from "./secrets/secret-box.ts";

@@ -59,7 +59,8 @@ export function createMetrics(options: MetricsOptions): Metrics {
       help: "Background jobs waiting to run.",
       registers: [registry],
       async collect() {
-        if (options.countJobs) this.set((await options.countJobs()).pending);
+        const counts = await readJobCounts(options.countJobs);
+        if (counts) this.set(counts.pending);
       },
     }),
     jobsRunning: new Gauge({
@@ -67,10 +68,16 @@ export function createMetrics(options: MetricsOptions): Metrics {
       help: "Background jobs running now.",
       registers: [registry],
       async collect() {
-        if (options.countJobs) this.set((await options.countJobs()).running);
+        const counts = await readJobCounts(options.countJobs);
+        if (counts) this.set(counts.running);
       },
     }),
   };
+}
+
+/** The queue's counts; none when the store does not answer, so that a scrape still shows every other metric (the gauges keep their last value). */
+async function readJobCounts(countJobs: JobCounter | undefined): Promise<{ pending: number; running: number } | undefined> {
+  return countJobs?.().catch(() => undefined);
 }
 
 // The specification names Go runtime metrics. They are exported with the

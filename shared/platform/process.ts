@@ -2,7 +2,7 @@
 // SIGTERM/SIGINT. What start-up opens is registered with onStop and closed in
 // reverse order — after a drain, and also when start-up fails half-way.
 // Exit codes: a bad flag 2, a failed start (migrations included) 1, a clean stop 0.
-import { ConfigError, loadConfig, type Config } from "./config.ts";
+import { ConfigError, loadConfig, type Config, type PortRole } from "./config.ts";
 import { createLogger, type Logger } from "./logger.ts";
 
 export interface ProcessContext {
@@ -14,8 +14,8 @@ export interface ProcessContext {
 
 const DRAIN_TIMEOUT_MS = 30_000;
 
-export async function runProcess(name: string, start: (context: ProcessContext) => Promise<void>): Promise<void> {
-  const config = configOrExit(name);
+export async function runProcess(name: string, start: (context: ProcessContext) => Promise<void>, portRole: PortRole = "api"): Promise<void> {
+  const config = configOrExit(name, portRole);
   const logger = createLogger({ json: config.jsonLogging, debug: config.debug });
   const closers: (() => Promise<void>)[] = [];
   const stopAll = async () => {
@@ -60,9 +60,9 @@ export async function runProcess(name: string, start: (context: ProcessContext) 
   if (stopRequested) stopAndExit();
 }
 
-function configOrExit(name: string): Config {
+function configOrExit(name: string, portRole: PortRole): Config {
   try {
-    return loadConfig(process.argv.slice(2), process.env);
+    return loadConfig(process.argv.slice(2), process.env, portRole);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${name}: ${error.message}\n`);

@@ -34,7 +34,7 @@ export interface SpawnOptions {
 export interface ServerProcess {
   child: ChildProcess;
   pid: number;
-  /** The API port, once the "API listening" line was seen. */
+  /** The API port, or a worker's ops port, once its "listening" line was seen. */
   port: number | undefined;
   baseUrl: string;
   logs: LogLine[];
@@ -75,7 +75,9 @@ export function launch(options: SpawnOptions): ServerProcess {
   const env: Record<string, string | undefined> = { ...process.env, ...options.env };
   delete env.NODE_TEST_CONTEXT; // the child is a server, not a node:test subprocess
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
-  const args = ["--enable-json-logging", ...(options.args ?? [])];
+  // Servers listen on a free port unless the test names one, so that processes of parallel tests never collide.
+  const port = options.entry === "admin.ts" || options.args?.includes("--port") ? [] : ["--port", "0"];
+  const args = ["--enable-json-logging", ...port, ...(options.args ?? [])];
   // npm does not pass signals on to the script, so it runs in a process group
   // of its own and signals go to the whole group, as a terminal's Ctrl-C does.
   const child = options.npmStartIn
@@ -94,7 +96,7 @@ export function launch(options: SpawnOptions): ServerProcess {
       const line: LogLine = { stream, text, json: parseObject(text) };
       logs.push(line);
       const msg = line.json?.msg;
-      if (server.port === undefined && typeof msg === "string" && /^API listening on port \d+$/.test(msg)) {
+      if (server.port === undefined && typeof msg === "string" && /^(API|ops) listening on port \d+$/.test(msg)) {
         server.port = Number(line.json!.port);
       }
       notify();
@@ -161,14 +163,15 @@ export function launch(options: SpawnOptions): ServerProcess {
 
 /**
  * Starts the process and resolves once it is ready: the "API listening" line
- * (then `port` is set) or, for worker/main.ts, "worker started". Rejects with
- * a ServerExitedError when the process exits first, and kills it on timeout.
+ * (then `port` is set) or, for worker/main.ts, "worker started" (its ops port
+ * is set by then). Rejects with a ServerExitedError when the process exits
+ * first, and kills it on timeout.
  */
 export async function spawnServer(options: SpawnOptions): Promise<ServerProcess> {
   const server = launch(options);
   const what = options.entry === "worker/main.ts" ? `"worker started" line` : `"API listening" line`;
   try {
-    await server.waitForLog(isReadyLine(server), options.timeoutMs ?? DEFAULT_TIMEOUT_MS, what);
+    await server.waitForLog(isReadyLine(server, options.entry), options.timeoutMs ?? DEFAULT_TIMEOUT_MS, what);
   } catch (error) {
     server.kill("SIGKILL");
     throw error;
@@ -181,7 +184,7 @@ export async function runUntilExit(options: SpawnOptions): Promise<{ exit: Exit;
   const server = launch(options);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // waitForLog rejects when the process exits first (expected) or on timeout.
-  const started = await server.waitForLog(isReadyLine(server), timeoutMs, "a ready line").then(() => true, () => false);
+  const started = await server.waitForLog(isReadyLine(server, options.entry), timeoutMs, "a ready line").then(() => true, () => false);
   try {
     if (started) throw new Error(`${options.entry} started although it was expected to exit`);
     return { exit: await withTimeout(server.exited, 1_000, () => `${options.entry} did not exit within ${timeoutMs} ms`), server };
@@ -198,8 +201,9 @@ export async function killAllServers(timeoutMs = 10_000): Promise<void> {
   await withTimeout(Promise.all(running.map((s) => s.exited)), timeoutMs, () => "a spawned server survived SIGKILL");
 }
 
-function isReadyLine(server: ServerProcess): (line: LogLine) => boolean {
-  return (line) => server.port !== undefined || line.json?.msg === "worker started";
+/** A worker is ready at "worker started" (its ops port is logged before it); the other servers once their API port is known. */
+function isReadyLine(server: ServerProcess, entry: Entry): (line: LogLine) => boolean {
+  return entry === "worker/main.ts" ? (line) => line.json?.msg === "worker started" : () => server.port !== undefined;
 }
 
 export function describeExit(exit: Exit): string {
