@@ -1,9 +1,11 @@
 // Operational logs (contract §15.5). JSON lines with --enable-json-logging,
-// human-readable lines otherwise. Audit records are not written here.
+// human-readable lines otherwise, each bounded in size (log-line-bound.ts).
+// Audit records are not written here.
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pino, stdSerializers, stdTimeFunctions, type DestinationStream, type Logger as PinoLogger } from "pino";
 import pretty from "pino-pretty";
+import { boundedLogLine } from "./log-line-bound.ts";
 
 export type Logger = PinoLogger;
 
@@ -29,7 +31,7 @@ export function createLogger(options: LoggerOptions): Logger {
   const level = options.debug ? "debug" : "info";
   if (!options.json) {
     const stream = options.destination ?? pretty({ colorize: process.stdout.isTTY, sync: true, ignore: "pid,hostname" });
-    return pino({ level, errorKey: "error", serializers: { error: stdSerializers.err } }, stream);
+    return pino({ level, errorKey: "error", serializers: { error: stdSerializers.err }, hooks: { streamWrite: boundedLogLine } }, stream);
   }
   return pino(
     {
@@ -43,6 +45,7 @@ export function createLogger(options: LoggerOptions): Logger {
         bindings: () => ({}),
       },
       mixin: () => ({ source: callSite() }),
+      hooks: { streamWrite: boundedLogLine },
     },
     options.destination ?? pino.destination({ sync: false }),
   );
