@@ -1,7 +1,7 @@
 // /debug/pprof/* with --debug only (contract §15.4): CPU and heap profiles in
 // pprof format. Without --debug these routes do not exist (404).
 import type { FastifyInstance } from "fastify";
-import { invalidArgument } from "../../shared/platform/index.ts";
+import { invalidArgument, quoted } from "../../shared/platform/index.ts";
 
 const HEAP_SAMPLE_INTERVAL_BYTES = 512 * 1024;
 const HEAP_STACK_DEPTH = 64;
@@ -27,6 +27,6 @@ export async function registerDebugRoutes(app: FastifyInstance): Promise<void> {
 function profileSeconds(raw: string | undefined): number {
   if (raw === undefined) return 30;
   const seconds = Number(raw);
-  if (!/^\d+$/.test(raw) || seconds < 1 || seconds > 60) throw invalidArgument(`seconds must be an integer from 1 to 60, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || seconds < 1 || seconds > 60) throw invalidArgument(`seconds must be an integer from 1 to 60, got ${quoted(raw)}`);
   return seconds;
 }

@@ -1,6 +1,6 @@
 // PlanCheckRunService: runs of a plan's checks (contract §10.2).
 import { PlanCheckRunService } from "../../shared/gen/svc/v1/plan_check_run_service_pb.js";
-import { type Db, invalidArgument, keysetPage } from "../../shared/platform/index.ts";
+import { type Db, invalidArgument, keysetPage, quoted } from "../../shared/platform/index.ts";
 import { cancelCheckRun, getCheckRun, getPlan, listRuns, parseCheckRunName, parsePlanName, startCheckRun } from "../../shared/change/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
@@ -16,7 +16,7 @@ export function planCheckRunService(deps: PlanCheckRunDeps) {
     async runPlanChecks(req, context) {
       const tx = auditScope(context).tx;
       const plan = await getPlan(tx, parsePlanName(req.name, "name"));
-      if (plan.state !== "ACTIVE") throw invalidArgument(`plan "${req.name}" is deleted`);
+      if (plan.state !== "ACTIVE") throw invalidArgument(`plan ${quoted(req.name)} is deleted`);
       return toPlanCheckRun(await startCheckRun(tx, plan.projectId, plan.id));
     },
     async getPlanCheckRun(req) {

@@ -2,7 +2,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { groupName, type Principal, type UserRow } from "../../shared/identity/index.ts";
-import { userName } from "../../shared/platform/index.ts";
+import { quoted, userName } from "../../shared/platform/index.ts";
 import { invalidArgument, parseLoginId } from "../../shared/platform/index.ts";
 import { State, UserSchema, UserSource, UserType, type User } from "../../shared/gen/svc/v1/user_service_pb.js";
 
@@ -30,7 +30,7 @@ export function toUser(row: UserRow, lockedUntil?: Date, groupIds: readonly stri
 
 /** The login id of users/<login_id>; users/me means the caller, when there is one. */
 export function loginIdOfUserName(name: string, caller?: Principal): string {
-  if (!name.startsWith("users/")) throw invalidArgument(`name: "${name}" is not a user name; use users/<login_id>`);
+  if (!name.startsWith("users/")) throw invalidArgument(`name: ${quoted(name)} is not a user name; use users/<login_id>`);
   const id = name.slice("users/".length);
   return id === "me" && caller ? caller.loginId : parseLoginId(id, "name");
 }

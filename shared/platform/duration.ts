@@ -1,7 +1,7 @@
 // Durations in the API (contract §3.3). Input takes the proto JSON form
 // ("3600s", "1.5s") and the short forms 30s, 15m, 1h, 7d; output is always the
 // proto JSON form, as protobuf's own JSON encoding writes it.
-import { invalidArgument } from "./errors.ts";
+import { invalidArgument, quoted } from "./errors.ts";
 
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const WHOLE = /^(\d+)([smhd])$/;
@@ -13,7 +13,7 @@ const MAX_MS = 315_576_000_000 * 1000;
 export function parseDuration(text: string, field: string): number {
   const ms = readDuration(text);
   if (ms === undefined || ms > MAX_MS) {
-    throw invalidArgument(`${field}: invalid duration "${text}"; use e.g. 30s, 15m, 1h, 7d`);
+    throw invalidArgument(`${field}: invalid duration ${quoted(text)}; use e.g. 30s, 15m, 1h, 7d`);
   }
   return ms;
 }

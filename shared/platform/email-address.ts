@@ -1,12 +1,12 @@
 // E-mail addresses (of users, groups, the EMAIL setting's sender and test
 // recipient): their syntax, lower-cased; empty means none.
-import { invalidArgument } from "./errors.ts";
+import { invalidArgument, quoted } from "./errors.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 export function parseEmail(text: string, field: string): string {
   const email = text.trim().toLowerCase();
-  if (email !== "" && !EMAIL.test(email)) throw invalidArgument(`${field}: "${text}" is not an e-mail address`);
+  if (email !== "" && !EMAIL.test(email)) throw invalidArgument(`${field}: ${quoted(text)} is not an e-mail address`);
   return email;
 }
 

@@ -58,3 +58,16 @@ export const unavailable = factory("unavailable");
 export const internal = factory("internal");
 export const unimplemented = factory("unimplemented");
 export const deadlineExceeded = factory("deadline_exceeded");
+
+/** How many characters of a client's value an error message quotes. */
+export const QUOTED_PREFIX = 64;
+
+/**
+ * A value the client sent, as an error message quotes it: in double quotes
+ * with control characters escaped (a NUL shows as \u0000), and cut to a short
+ * prefix with its length when longer, so a message never echoes a huge value.
+ */
+export function quoted(value: string): string {
+  if (value.length <= QUOTED_PREFIX) return JSON.stringify(value);
+  return `${JSON.stringify(value.slice(0, QUOTED_PREFIX)).slice(0, -1)}…" (${value.length} characters)`;
+}

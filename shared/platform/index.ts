@@ -15,6 +15,7 @@ export {
   invalidArgument,
   notFound,
   permissionDenied,
+  quoted,
   resourceExhausted,
   unauthenticated,
   unavailable,

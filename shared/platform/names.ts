@@ -1,6 +1,6 @@
 // Naming rules of contract §0.3 shared by every layer. Login ids are
 // case-insensitive and stored lower-case; `me` is reserved for the caller.
-import { invalidArgument } from "./errors.ts";
+import { invalidArgument, quoted } from "./errors.ts";
 
 const LOGIN_ID = /^[a-zA-Z0-9][a-zA-Z0-9._@+-]{0,127}$/;
 
@@ -17,7 +17,7 @@ export function userName(loginId: string): string {
 
 export function parseLoginId(text: string, field: string): string {
   const loginId = normalizeLoginId(text);
-  if (!loginId) throw invalidArgument(`${field}: "${text}" is not a valid login id`);
+  if (!loginId) throw invalidArgument(`${field}: ${quoted(text)} is not a valid login id`);
   return loginId;
 }
 
@@ -28,7 +28,7 @@ export const RESOURCE_ID_PATTERN = /^[a-z][a-z0-9-]{0,62}$/;
 export function parseResourceName(name: string, collection: string, field: string): string {
   const prefix = `${collection}/`;
   const id = name.startsWith(prefix) ? name.slice(prefix.length) : "";
-  if (!RESOURCE_ID_PATTERN.test(id)) throw invalidArgument(`${field}: "${name}" is not a valid name; use ${collection}/<id> with a lower-case id`);
+  if (!RESOURCE_ID_PATTERN.test(id)) throw invalidArgument(`${field}: ${quoted(name)} is not a valid name; use ${collection}/<id> with a lower-case id`);
   return id;
 }
 
@@ -36,5 +36,5 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A create's optional request_id (§0.6): empty, or a UUID; invalid_argument otherwise. */
 export function checkRequestId(requestId: string): void {
-  if (requestId && !UUID.test(requestId)) throw invalidArgument(`request_id: "${requestId}" is not a UUID`);
+  if (requestId && !UUID.test(requestId)) throw invalidArgument(`request_id: ${quoted(requestId)} is not a UUID`);
 }

@@ -13,7 +13,7 @@ import {
   type Message,
 } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
-import { invalidArgument, snakeCase } from "../../../shared/platform/index.ts";
+import { invalidArgument, quoted, snakeCase } from "../../../shared/platform/index.ts";
 import { knownFieldsOnly } from "./known-fields.ts";
 
 export interface RestInput {
@@ -131,7 +131,7 @@ function scalarValue(key: string, type: ScalarType | "enum", text: string): Json
     case ScalarType.BOOL:
       if (text === "true" || text === "1" || text === "") return true;
       if (text === "false" || text === "0") return false;
-      throw invalidArgument(`query parameter ${key} must be true or false, got "${text}"`);
+      throw invalidArgument(`query parameter ${key} must be true or false, got ${quoted(text)}`);
     case ScalarType.DOUBLE:
     case ScalarType.FLOAT:
     case ScalarType.INT32:
@@ -140,7 +140,7 @@ function scalarValue(key: string, type: ScalarType | "enum", text: string): Json
     case ScalarType.FIXED32:
     case ScalarType.SFIXED32: {
       const number = Number(text);
-      if (text.trim() === "" || Number.isNaN(number)) throw invalidArgument(`query parameter ${key} must be a number, got "${text}"`);
+      if (text.trim() === "" || Number.isNaN(number)) throw invalidArgument(`query parameter ${key} must be a number, got ${quoted(text)}`);
       return number;
     }
     default:

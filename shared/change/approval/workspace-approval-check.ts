@@ -4,6 +4,7 @@
 import type { WorkspaceApprovalSetting } from "../../gen/svc/store/setting_workspace_pb.js";
 import { fieldError, requireEnum, type SaveContext } from "../../governance/index.ts";
 import { findCanonicalRole, mayApprove } from "../../identity/index.ts";
+import { quoted } from "../../platform/index.ts";
 import { conditionProblem } from "./approval-condition.ts";
 
 const P = "workspaceApproval.rules";
@@ -20,7 +21,7 @@ export async function validateWorkspaceApproval(value: WorkspaceApprovalSetting,
       if (step.roles.length === 0) throw fieldError(path, "needs at least one role");
       for (const [k, role] of step.roles.entries()) {
         const name = await findCanonicalRole(tx, role);
-        if (!name) throw fieldError(`${path}[${k}]`, `names unknown role "${role}"`);
+        if (!name) throw fieldError(`${path}[${k}]`, `names unknown role ${quoted(role)}`);
         if (!mayApprove(name)) {
           throw fieldError(`${path}[${k}]`, `may not name ${name}: it never counts as an approver`);
         }

@@ -1,6 +1,6 @@
 // Names of issues and their comments (contract §0.3):
 // projects/<p>/issues/<number> and …/comments/<comment_id>.
-import { invalidArgument } from "../../platform/index.ts";
+import { invalidArgument, quoted } from "../../platform/index.ts";
 import { projectName } from "../../inventory/index.ts";
 
 export interface IssueRef {
@@ -26,14 +26,14 @@ export function commentName(ref: CommentRef): string {
 
 export function parseIssueName(name: string, field: string): IssueRef {
   const match = ISSUE_NAME.exec(name);
-  if (!match) throw invalidArgument(`${field}: "${name}" is not a valid issue name; use projects/<project_id>/issues/<issue_number>`);
+  if (!match) throw invalidArgument(`${field}: ${quoted(name)} is not a valid issue name; use projects/<project_id>/issues/<issue_number>`);
   return { projectId: match[1]!, issueId: match[2]! };
 }
 
 export function parseCommentName(name: string, field: string): CommentRef {
   const match = COMMENT_NAME.exec(name);
   if (!match) {
-    throw invalidArgument(`${field}: "${name}" is not a valid issue comment name; use projects/<project_id>/issues/<issue_number>/comments/<comment_id>`);
+    throw invalidArgument(`${field}: ${quoted(name)} is not a valid issue comment name; use projects/<project_id>/issues/<issue_number>/comments/<comment_id>`);
   }
   return { projectId: match[1]!, issueId: match[2]!, commentId: Number(match[3]) };
 }

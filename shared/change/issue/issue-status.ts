@@ -4,7 +4,7 @@
 // creation; DONE, final, is the pipeline's move when the rollout is DONE.)
 import type { CommonQueryMethods } from "slonik";
 import type { CallAudit } from "../../governance/index.ts";
-import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/index.ts";
+import { alreadyExists, failedPrecondition, invalidArgument, notFound, quoted } from "../../platform/index.ts";
 import { planName } from "../plan/plan-names.ts";
 import { findPlan } from "../plan/plan.store.ts";
 import { projectName } from "../../inventory/index.ts";
@@ -34,7 +34,7 @@ export async function updateIssuesStatus(audit: CallAudit, change: StatusChange)
   if (change.issues.length === 0) throw invalidArgument("issues: name at least one issue");
   const refs = change.issues.map((name, i) => {
     const ref = parseIssueName(name, `issues[${i}]`);
-    if (ref.projectId !== change.projectId) throw invalidArgument(`issues[${i}]: "${name}" is not an issue of ${projectName(change.projectId)}`);
+    if (ref.projectId !== change.projectId) throw invalidArgument(`issues[${i}]: ${quoted(name)} is not an issue of ${projectName(change.projectId)}`);
     return ref;
   });
   const updated: IssueRow[] = [];

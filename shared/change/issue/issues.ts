@@ -12,6 +12,7 @@ import {
   maskFields,
   notFound,
   noticeChange,
+  quoted,
 } from "../../platform/index.ts";
 import { parsePlanName, planName } from "../plan/plan-names.ts";
 import { findPlan } from "../plan/plan.store.ts";
@@ -63,7 +64,7 @@ export async function createIssue(audit: CallAudit, issue: NewIssue): Promise<Is
   checkRequestId(issue.requestId);
   if (!issue.plan) throw invalidArgument("issue.plan: is required; name the plan the issue reviews (projects/<p>/plans/<id>)");
   const planRef = parsePlanName(issue.plan, "issue.plan");
-  if (planRef.projectId !== issue.projectId) throw invalidArgument(`issue.plan: "${issue.plan}" is not a plan of ${projectName(issue.projectId)}`);
+  if (planRef.projectId !== issue.projectId) throw invalidArgument(`issue.plan: ${quoted(issue.plan)} is not a plan of ${projectName(issue.projectId)}`);
   await activeProject(tx, issue.projectId);
   const plan = await findPlan(tx, planRef.projectId, planRef.id, true);
   if (issue.requestId) {

@@ -3,7 +3,7 @@
 // one plan's checks never run twice at once and a newer run supersedes an
 // older one that has not started.
 import type { CommonQueryMethods } from "slonik";
-import { addJob, failedPrecondition, invalidArgument, notFound } from "../../platform/index.ts";
+import { addJob, failedPrecondition, invalidArgument, notFound, quoted } from "../../platform/index.ts";
 import { findPlan } from "../plan/plan.store.ts";
 import { cancelRunningRun, findRun, finishRun, insertRun, type CheckRunRow } from "./check-run.store.ts";
 
@@ -15,7 +15,7 @@ const RUN_NAME = /^projects\/([a-z][a-z0-9-]{0,62})\/plans\/([a-z][a-z0-9-]{0,62
 
 export function parseCheckRunName(name: string, field: string): { plan: { projectId: string; id: string }; id: number } {
   const match = RUN_NAME.exec(name);
-  if (!match) throw invalidArgument(`${field}: "${name}" is not a valid plan check run name; use projects/<p>/plans/<plan_id>/planCheckRuns/<run_id>`);
+  if (!match) throw invalidArgument(`${field}: ${quoted(name)} is not a valid plan check run name; use projects/<p>/plans/<plan_id>/planCheckRuns/<run_id>`);
   return { plan: { projectId: match[1]!, id: match[2]! }, id: Number(match[3]) };
 }
 

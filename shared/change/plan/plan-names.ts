@@ -1,6 +1,6 @@
 // Names of plans (contract §0.3, §10.1): projects/<p>/plans/<id>, where the
 // id is chosen by the client or a number chosen by the server.
-import { invalidArgument } from "../../platform/index.ts";
+import { invalidArgument, quoted } from "../../platform/index.ts";
 import { projectName } from "../../inventory/index.ts";
 
 export interface PlanRef {
@@ -16,6 +16,6 @@ export function planName(plan: PlanRef): string {
 
 export function parsePlanName(name: string, field: string): PlanRef {
   const match = PLAN_NAME.exec(name);
-  if (!match) throw invalidArgument(`${field}: "${name}" is not a valid plan name; use projects/<project_id>/plans/<plan_id>`);
+  if (!match) throw invalidArgument(`${field}: ${quoted(name)} is not a valid plan name; use projects/<project_id>/plans/<plan_id>`);
   return { projectId: match[1]!, id: match[2]! };
 }

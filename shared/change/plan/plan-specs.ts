@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { CommonQueryMethods } from "slonik";
 import { databaseName, type DatabaseRef, ownershipOfDatabases, parseDatabaseName, projectName } from "../../inventory/index.ts";
-import { invalidArgument } from "../../platform/index.ts";
+import { invalidArgument, quoted } from "../../platform/index.ts";
 
 export type ChangeType = "MIGRATE" | "DATA";
 
@@ -44,8 +44,8 @@ export async function checkedSpecs(db: CommonQueryMethods, projectId: string, in
   const specs = inputs.map((input, i) => {
     const path = `${field}[${i}]`;
     const id = input.id || randomUUID();
-    if (!SPEC_ID.test(id)) throw invalidArgument(`${path}.id: "${id}" is not a valid spec id; use up to 64 letters, digits, "_" and "-"`);
-    if (ids.has(id)) throw invalidArgument(`${path}.id: "${id}" is used by another spec of the plan`);
+    if (!SPEC_ID.test(id)) throw invalidArgument(`${path}.id: ${quoted(id)} is not a valid spec id; use up to 64 letters, digits, "_" and "-"`);
+    if (ids.has(id)) throw invalidArgument(`${path}.id: ${quoted(id)} is used by another spec of the plan`);
     ids.add(id);
     if (input.targets.length === 0) throw invalidArgument(`${path}.change_database_config.targets: a spec needs at least one target database`);
     if (!input.statement.trim()) throw invalidArgument(`${path}.change_database_config.statement: is required`);

@@ -13,6 +13,7 @@ import {
   invalidArgument,
   maskFields,
   notFound,
+  quoted,
   RESOURCE_ID_PATTERN,
 } from "../../platform/index.ts";
 import { activeProject, projectName } from "../../inventory/index.ts";
@@ -47,7 +48,7 @@ export interface NewPlan {
 export async function createPlan(audit: CallAudit, plan: NewPlan): Promise<PlanRow> {
   const tx = audit.tx;
   if (plan.planId && !RESOURCE_ID_PATTERN.test(plan.planId)) {
-    throw invalidArgument(`plan_id: "${plan.planId}" is not a valid plan id; it starts with a lower-case letter and has up to 63 lower-case letters, digits and hyphens`);
+    throw invalidArgument(`plan_id: ${quoted(plan.planId)} is not a valid plan id; it starts with a lower-case letter and has up to 63 lower-case letters, digits and hyphens`);
   }
   checkRequestId(plan.requestId);
   if (plan.requestId) {

@@ -3,7 +3,7 @@
 // whose sha256 (hex of its UTF-8 bytes) the server computes. Files are kept
 // in version order whatever the order given.
 import { createHash } from "node:crypto";
-import { invalidArgument } from "../../platform/index.ts";
+import { invalidArgument, quoted } from "../../platform/index.ts";
 import { MAX_STATEMENT_BYTES, type ChangeType } from "../plan/plan-specs.ts";
 import { compareVersions, isVersion } from "./release-version.ts";
 
@@ -50,7 +50,7 @@ function checkedFile(input: ReleaseFileInput, field: string): ReleaseFile {
   if (path.length > MAX_PATH_LENGTH) throw invalidArgument(`${field}.path: is longer than ${MAX_PATH_LENGTH} characters`);
   if (!isVersion(input.version)) {
     throw invalidArgument(
-      `${field}.version: "${input.version}" is not a valid version; use up to 64 characters of dot-separated parts made of letters, digits, "_" and "-" (e.g. 1.2.10)`,
+      `${field}.version: ${quoted(input.version)} is not a valid version; use up to 64 characters of dot-separated parts made of letters, digits, "_" and "-" (e.g. 1.2.10)`,
     );
   }
   if (!input.statement.trim()) throw invalidArgument(`${field}.statement: is required`);

@@ -1,6 +1,6 @@
 // Release names (contract §0.3): projects/<project_id>/releases/<release_id>,
 // the id client-chosen or a server-chosen number.
-import { invalidArgument } from "../../platform/index.ts";
+import { invalidArgument, quoted } from "../../platform/index.ts";
 import { projectName } from "../../inventory/index.ts";
 
 export interface ReleaseRef {
@@ -16,6 +16,6 @@ export function releaseName(ref: ReleaseRef): string {
 
 export function parseReleaseName(name: string, field: string): ReleaseRef {
   const match = RELEASE_NAME.exec(name);
-  if (!match) throw invalidArgument(`${field}: "${name}" is not a valid release name; use projects/<project_id>/releases/<release_id>`);
+  if (!match) throw invalidArgument(`${field}: ${quoted(name)} is not a valid release name; use projects/<project_id>/releases/<release_id>`);
   return { projectId: match[1]!, id: match[2]! };
 }

@@ -10,6 +10,7 @@ import {
   jsonName,
   maskFields,
   notFound,
+  quoted,
   RESOURCE_ID_PATTERN,
   snakeCase,
 } from "../../platform/index.ts";
@@ -69,7 +70,7 @@ export async function createRelease(audit: CallAudit, release: NewRelease): Prom
   const tx = audit.tx;
   if (release.releaseId && !RESOURCE_ID_PATTERN.test(release.releaseId)) {
     throw invalidArgument(
-      `release_id: "${release.releaseId}" is not a valid release id; it starts with a lower-case letter and has up to 63 lower-case letters, digits and hyphens`,
+      `release_id: ${quoted(release.releaseId)} is not a valid release id; it starts with a lower-case letter and has up to 63 lower-case letters, digits and hyphens`,
     );
   }
   checkRequestId(release.requestId);

@@ -1,7 +1,7 @@
 // Revision names (contract §0.3): instances/<i>/databases/<d>/revisions/<id>,
 // the id a server-chosen number.
 import { databaseName, type DatabaseRef, parseDatabaseName } from "../../inventory/index.ts";
-import { invalidArgument } from "../../platform/index.ts";
+import { invalidArgument, quoted } from "../../platform/index.ts";
 
 export interface RevisionRef {
   database: DatabaseRef;
@@ -16,7 +16,7 @@ export function revisionName(ref: RevisionRef): string {
 
 export function parseRevisionName(name: string, field: string): RevisionRef {
   const match = REVISION_NAME.exec(name);
-  const invalid = () => invalidArgument(`${field}: "${name}" is not a valid revision name; use instances/<instance_id>/databases/<database_name>/revisions/<revision_id>`);
+  const invalid = () => invalidArgument(`${field}: ${quoted(name)} is not a valid revision name; use instances/<instance_id>/databases/<database_name>/revisions/<revision_id>`);
   if (!match) throw invalid();
   try {
     return { database: parseDatabaseName(match[1]!, field), id: Number(match[2]) };

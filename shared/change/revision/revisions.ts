@@ -4,7 +4,7 @@
 import type { CommonQueryMethods } from "slonik";
 import type { CallAudit } from "../../governance/index.ts";
 import { databaseName, type DatabaseRef, getDatabase, projectName } from "../../inventory/index.ts";
-import { alreadyExists, failedPrecondition, invalidArgument, notFound } from "../../platform/index.ts";
+import { alreadyExists, failedPrecondition, invalidArgument, notFound, quoted } from "../../platform/index.ts";
 import { parseReleaseName } from "../release/release-names.ts";
 import { isVersion } from "../release/release-version.ts";
 import { activeRelease } from "../release/releases.ts";
@@ -49,7 +49,7 @@ async function releaseFileFields(db: CommonQueryMethods, projectId: string, draf
   if (!draft.file) throw invalidArgument("revision.file: the path of a file of the release is required");
   const release = await activeRelease(db, ref);
   const file = release.files.find((f) => f.path === draft.file);
-  if (!file) throw invalidArgument(`revision.file: ${draft.release} has no file "${draft.file}"`);
+  if (!file) throw invalidArgument(`revision.file: ${quoted(draft.release)} has no file ${quoted(draft.file)}`);
   if (draft.version && draft.version !== file.version) throw invalidArgument(`revision.version: the file's version is ${file.version}, not ${draft.version}`);
   if (draft.sha256 && draft.sha256.toLowerCase() !== file.sha256) throw invalidArgument(`revision.sha256: does not match the file's sha256 ${file.sha256}`);
   return { release: draft.release, file: file.path, version: file.version, sha256: file.sha256 };
@@ -57,10 +57,10 @@ async function releaseFileFields(db: CommonQueryMethods, projectId: string, draf
 
 function versionFields(draft: BaselineDraft): BaselineFields {
   if (!isVersion(draft.version)) {
-    throw invalidArgument(`revision.version: "${draft.version}" is not a valid version; give release and file, or a version such as 1.2.10 and its sha256`);
+    throw invalidArgument(`revision.version: ${quoted(draft.version)} is not a valid version; give release and file, or a version such as 1.2.10 and its sha256`);
   }
   const sha256 = draft.sha256.toLowerCase();
-  if (!SHA256.test(sha256)) throw invalidArgument(`revision.sha256: "${draft.sha256}" is not a hex SHA-256 (64 hex digits)`);
+  if (!SHA256.test(sha256)) throw invalidArgument(`revision.sha256: ${quoted(draft.sha256)} is not a hex SHA-256 (64 hex digits)`);
   return { release: "", file: draft.file.trim(), version: draft.version, sha256 };
 }
 

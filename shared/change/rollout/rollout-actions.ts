@@ -4,7 +4,7 @@
 // and lets refreshRollout move the rest. While the emergency pause is on,
 // nothing new may start (§12.7).
 import type { CommonQueryMethods } from "slonik";
-import { failedPrecondition, invalidArgument, notFound } from "../../platform/index.ts";
+import { failedPrecondition, invalidArgument, notFound, quoted } from "../../platform/index.ts";
 import type { SettingReader } from "../../governance/index.ts";
 import { emergencyPauseReason } from "../task-run/emergency-pause.ts";
 import { refreshRollout, startStage } from "../pipeline/progress.ts";
@@ -32,7 +32,7 @@ async function refuseDuringEmergencyPause(settings: SettingReader): Promise<void
 
 export async function advanceRollout(tx: CommonQueryMethods, settings: SettingReader, ref: RolloutRef, stage: string, actor: string): Promise<void> {
   const { rollout: owner, stageId } = parseStageName(stage, "stage");
-  if (rolloutName(owner) !== rolloutName(ref)) throw invalidArgument(`stage: "${stage}" is not a stage of rollout "${rolloutName(ref)}"`);
+  if (rolloutName(owner) !== rolloutName(ref)) throw invalidArgument(`stage: ${quoted(stage)} is not a stage of rollout ${quoted(rolloutName(ref))}`);
   const rollout = await lockRollout(tx, ref);
   if (rollout.state === "PAUSED" || rollout.state === "CANCELED" || rollout.state === "DONE") {
     throw failedPrecondition(`rollout "${rolloutName(ref)}" is ${rollout.state}`);
@@ -69,7 +69,7 @@ async function requestedTasks(tx: CommonQueryMethods, ref: RolloutRef, names: re
   if (names.length === 0) throw invalidArgument("tasks: name at least one task");
   const ids = names.map((name, i) => {
     const parsed = parseTaskName(name, `tasks[${i}]`);
-    if (rolloutName(parsed.rollout) !== rolloutName(ref)) throw invalidArgument(`tasks[${i}]: "${name}" is not a task of rollout "${rolloutName(ref)}"`);
+    if (rolloutName(parsed.rollout) !== rolloutName(ref)) throw invalidArgument(`tasks[${i}]: ${quoted(name)} is not a task of rollout ${quoted(rolloutName(ref))}`);
     return parsed.taskId!;
   });
   const tasks = await findTasksById(tx, ref, ids);

@@ -2,7 +2,7 @@
 // task runs on their targets (§12.5) and ends pending ones; cancelling an
 // issue only cancels a rollout with nothing running.
 import type { CommonQueryMethods } from "slonik";
-import { failedPrecondition, invalidArgument, notFound } from "../../platform/index.ts";
+import { failedPrecondition, invalidArgument, notFound, quoted } from "../../platform/index.ts";
 import { requestCancel } from "../task-run/cancel.ts";
 import { refreshRollout } from "../pipeline/progress.ts";
 import { lockRollout } from "./rollout-actions.ts";
@@ -44,7 +44,7 @@ export async function cancelTaskRuns(tx: CommonQueryMethods, parent: string, nam
   const ids = names.map((name, i) => {
     const run = parseTaskRunName(name, `task_runs[${i}]`);
     if (rolloutName(run.rollout) !== rolloutName(ref) || (taskId !== undefined && run.taskId !== taskId)) {
-      throw invalidArgument(`task_runs[${i}]: "${name}" is not a run of "${parent}"`);
+      throw invalidArgument(`task_runs[${i}]: ${quoted(name)} is not a run of ${quoted(parent)}`);
     }
     return run.runId;
   });

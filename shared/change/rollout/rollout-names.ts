@@ -2,7 +2,7 @@
 // projects/<p>/rollouts/<r>, …/stages/<environment_id>, …/tasks/<t> (no stage
 // segment) and …/tasks/<t>/taskRuns/<id>. Task `-` stands for every task of
 // the rollout where a parent allows it.
-import { invalidArgument } from "../../platform/index.ts";
+import { invalidArgument, quoted } from "../../platform/index.ts";
 import { projectName } from "../../inventory/index.ts";
 
 export interface RolloutRef {
@@ -35,13 +35,13 @@ export function taskRunName(ref: RolloutRef, taskId: number, runId: number): str
 
 export function parseRolloutName(name: string, field: string): RolloutRef {
   const match = ROLLOUT_NAME.exec(name);
-  if (!match) throw invalidArgument(`${field}: "${name}" is not a valid rollout name; use projects/<p>/rollouts/<rollout_id>`);
+  if (!match) throw invalidArgument(`${field}: ${quoted(name)} is not a valid rollout name; use projects/<p>/rollouts/<rollout_id>`);
   return { projectId: match[1]!, id: match[2]! };
 }
 
 export function parseStageName(name: string, field: string): { rollout: RolloutRef; stageId: string } {
   const match = STAGE_NAME.exec(name);
-  if (!match) throw invalidArgument(`${field}: "${name}" is not a valid stage name; use projects/<p>/rollouts/<r>/stages/<environment_id>`);
+  if (!match) throw invalidArgument(`${field}: ${quoted(name)} is not a valid stage name; use projects/<p>/rollouts/<r>/stages/<environment_id>`);
   return { rollout: { projectId: match[1]!, id: match[2]! }, stageId: match[3]! };
 }
 
@@ -49,14 +49,14 @@ export function parseStageName(name: string, field: string): { rollout: RolloutR
 export function parseTaskName(name: string, field: string, allowAny = false): { rollout: RolloutRef; taskId: number | undefined } {
   const match = TASK_NAME.exec(name);
   if (!match || (match[3] === "-" && !allowAny)) {
-    throw invalidArgument(`${field}: "${name}" is not a valid task name; use projects/<p>/rollouts/<r>/tasks/<task_id>${allowAny ? " (or tasks/-)" : ""}`);
+    throw invalidArgument(`${field}: ${quoted(name)} is not a valid task name; use projects/<p>/rollouts/<r>/tasks/<task_id>${allowAny ? " (or tasks/-)" : ""}`);
   }
   return { rollout: { projectId: match[1]!, id: match[2]! }, taskId: match[3] === "-" ? undefined : Number(match[3]) };
 }
 
 export function parseTaskRunName(name: string, field: string): { rollout: RolloutRef; taskId: number; runId: number } {
   const match = TASK_RUN_NAME.exec(name);
-  if (!match) throw invalidArgument(`${field}: "${name}" is not a valid task run name; use projects/<p>/rollouts/<r>/tasks/<t>/taskRuns/<id>`);
+  if (!match) throw invalidArgument(`${field}: ${quoted(name)} is not a valid task run name; use projects/<p>/rollouts/<r>/tasks/<t>/taskRuns/<id>`);
   return { rollout: { projectId: match[1]!, id: match[2]! }, taskId: Number(match[3]), runId: Number(match[4]) };
 }
 

@@ -5,7 +5,7 @@
 // setting-rules.ts). SYSTEM is internal and never reaches clients (§7.13).
 import type { DescField, DescMessage, JsonObject, Message } from "@bufbuild/protobuf";
 import { SettingValueSchema } from "../../gen/svc/store/setting_pb.js";
-import { invalidArgument, permissionDenied } from "../../platform/index.ts";
+import { invalidArgument, permissionDenied, quoted } from "../../platform/index.ts";
 import type { SettingName, SettingPayloads } from "./setting-payloads.ts";
 import type { SettingHooks } from "./setting-rules.ts";
 import type { ListKeys } from "./setting-secrets.ts";
@@ -62,7 +62,7 @@ export function settingNamed(resourceName: string): SettingKind {
   const name = NAME.exec(resourceName)?.[1];
   if (name === SYSTEM) throw permissionDenied("settings/SYSTEM is internal to the server");
   const found = SETTINGS.find((s) => s.name === name);
-  if (!found) throw invalidArgument(`unknown setting "${resourceName}"; known: ${SETTINGS.map((s) => `settings/${s.name}`).join(", ")}`);
+  if (!found) throw invalidArgument(`unknown setting ${quoted(resourceName)}; known: ${SETTINGS.map((s) => `settings/${s.name}`).join(", ")}`);
   return found;
 }
 

@@ -8,7 +8,7 @@
 // Errors show paths in their JSON form.
 import type { DescField } from "@bufbuild/protobuf";
 import type { ReflectMessage } from "@bufbuild/protobuf/reflect";
-import { invalidArgument, jsonName } from "../../platform/index.ts";
+import { invalidArgument, jsonName, quoted } from "../../platform/index.ts";
 
 /** A mask path as field names below the payload; [] is the whole payload. */
 export type MaskPath = readonly string[];
@@ -23,7 +23,7 @@ export function parseMaskPaths(paths: readonly string[], payload: DescField): Ma
     const segments = raw.trim().split(".");
     if (segments[0] === "value") segments.shift();
     if (segments.length === 1 && segments[0] === "*") return [];
-    if (!namesField(payload, segments[0])) throw invalidArgument(`update_mask: "${jsonName(raw.trim())}" is not a field of ${payload.jsonName}`);
+    if (!namesField(payload, segments[0])) throw invalidArgument(`update_mask: ${quoted(jsonName(raw.trim()))} is not a field of ${payload.jsonName}`);
     return segments.slice(1);
   });
 }
@@ -47,10 +47,10 @@ export function applyMask(
     path.forEach((name, i) => {
       const field = into.desc.fields.find((f) => namesField(f, name));
       shown.push(field?.jsonName ?? jsonName(name));
-      if (outputOnly(path.slice(0, i + 1))) throw invalidArgument(`update_mask: field "${shown.join(".")}" is output only`);
-      if (!field) throw invalidArgument(`update_mask: "${shown.join(".")}" is not a field`);
+      if (outputOnly(path.slice(0, i + 1))) throw invalidArgument(`update_mask: field ${quoted(shown.join("."))} is output only`);
+      if (!field) throw invalidArgument(`update_mask: ${quoted(shown.join("."))} is not a field`);
       if (i === path.length - 1) return copyField(into, from, field);
-      if (field.fieldKind !== "message") throw invalidArgument(`update_mask: "${shown.join(".")}" has no fields below it`);
+      if (field.fieldKind !== "message") throw invalidArgument(`update_mask: ${quoted(shown.join("."))} has no fields below it`);
       if (!into.isSet(field)) into.set(field, into.get(field));
       into = into.get(field) as ReflectMessage;
       from = from?.isSet(field) ? (from.get(field) as ReflectMessage) : undefined;

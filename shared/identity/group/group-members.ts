@@ -2,7 +2,7 @@
 // once, naming an active user; OWNER or MEMBER (MEMBER when not given).
 import type { CommonQueryMethods } from "slonik";
 import { memberLoginId } from "../iam/members.ts";
-import { invalidArgument, normalizeLoginId } from "../../platform/index.ts";
+import { invalidArgument, normalizeLoginId, quoted } from "../../platform/index.ts";
 import { activeLoginIds } from "../user/user.store.ts";
 import type { GroupMembership, GroupRole } from "./group-member.store.ts";
 
@@ -17,13 +17,13 @@ export async function checkedMembers(db: CommonQueryMethods, inputs: readonly Me
   const members = inputs.map((input, i) => {
     const raw = memberLoginId(input.member);
     const loginId = raw === undefined ? undefined : normalizeLoginId(raw);
-    if (!loginId) throw invalidArgument(`${field}[${i}].member: "${input.member}" is not a user; use user:login_id=<login_id>`);
-    if (seen.has(loginId)) throw invalidArgument(`${field}[${i}].member: user "${loginId}" is listed twice`);
+    if (!loginId) throw invalidArgument(`${field}[${i}].member: ${quoted(input.member)} is not a user; use user:login_id=<login_id>`);
+    if (seen.has(loginId)) throw invalidArgument(`${field}[${i}].member: user ${quoted(loginId)} is listed twice`);
     seen.add(loginId);
     return { loginId, role: input.role ?? "MEMBER" };
   });
   const known = await activeLoginIds(db, [...seen]);
   const missing = [...seen].filter((id) => !known.has(id));
-  if (missing.length > 0) throw invalidArgument(`${field}: unknown users ${missing.map((id) => `"${id}"`).join(", ")}`);
+  if (missing.length > 0) throw invalidArgument(`${field}: unknown users ${missing.map(quoted).join(", ")}`);
   return members.sort((a, b) => (a.loginId < b.loginId ? -1 : 1));
 }

@@ -15,6 +15,7 @@ import {
   maskFields,
   notFound,
   parseEmail,
+  quoted,
   RESOURCE_ID_PATTERN,
 } from "../../platform/index.ts";
 import { checkGroupDomain } from "../user/identity-domain.ts";
@@ -63,7 +64,7 @@ export async function withMembers(db: CommonQueryMethods, rows: readonly GroupRo
 
 export async function createGroup(tx: CommonQueryMethods, id: string, draft: GroupDraft): Promise<GroupView> {
   if (!RESOURCE_ID_PATTERN.test(id)) {
-    throw invalidArgument(`group_id: "${id}" is not a valid group id; it starts with a lower-case letter and has up to 63 lower-case letters, digits and hyphens`);
+    throw invalidArgument(`group_id: ${quoted(id)} is not a valid group id; it starts with a lower-case letter and has up to 63 lower-case letters, digits and hyphens`);
   }
   const members = await checkedMembers(tx, draft.members, "group.members");
   const email = parseEmail(draft.email, "group.email");

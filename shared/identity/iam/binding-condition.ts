@@ -1,6 +1,6 @@
 // Binding conditions (contract §6.4): an expiry written as
 // `request.time < timestamp("<RFC 3339>")`. An expired binding grants nothing.
-import { invalidArgument, parseRfc3339 } from "../../platform/index.ts";
+import { invalidArgument, parseRfc3339, quoted } from "../../platform/index.ts";
 
 const EXPIRY = /^\s*request\.time\s*<\s*timestamp\(\s*"([^"]+)"\s*\)\s*$/;
 
@@ -8,7 +8,7 @@ const EXPIRY = /^\s*request\.time\s*<\s*timestamp\(\s*"([^"]+)"\s*\)\s*$/;
 export function conditionExpiry(expression: string, field: string): Date {
   const time = parseExpiry(expression);
   if (!time) {
-    throw invalidArgument(`${field}: unsupported condition "${expression}"; write request.time < timestamp("2027-01-01T00:00:00Z")`);
+    throw invalidArgument(`${field}: unsupported condition ${quoted(expression)}; write request.time < timestamp("2027-01-01T00:00:00Z")`);
   }
   return time;
 }

@@ -4,7 +4,7 @@
 // refused; a role still bound anywhere, or granted by SSO_GROUP_MAPPING,
 // cannot be deleted.
 import type { CommonQueryMethods } from "slonik";
-import { aborted, alreadyExists, failedPrecondition, invalidArgument, maskFields, notFound } from "../../platform/index.ts";
+import { aborted, alreadyExists, failedPrecondition, invalidArgument, maskFields, notFound, quoted } from "../../platform/index.ts";
 import { scopesWithBinding } from "./iam-policy.store.ts";
 import { unknownPermissions } from "./permissions.ts";
 import { approvalRulesNaming, mappingEntriesGranting } from "./role-setting-references.store.ts";
@@ -30,7 +30,7 @@ const MASK = { resource: "role", editable: ["title", "description", "permissions
 
 export async function createCustomRole(tx: CommonQueryMethods, creator: string, id: string, draft: RoleDraft): Promise<RoleInfo> {
   if (!ROLE_ID_PATTERN.test(id)) {
-    throw invalidArgument(`role_id: "${id}" is not a valid role id; it starts with a letter and has up to 63 letters, digits and hyphens`);
+    throw invalidArgument(`role_id: ${quoted(id)} is not a valid role id; it starts with a letter and has up to 63 letters, digits and hyphens`);
   }
   const builtIn = predefinedRole(id);
   if (builtIn) throw alreadyExists(`role "${roleName(builtIn.id)}" already exists as a predefined role`);

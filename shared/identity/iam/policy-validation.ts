@@ -3,7 +3,7 @@
 // users and groups, expiries in the future and within maximum_role_expiration.
 // Roles and members come out canonical.
 import type { CommonQueryMethods } from "slonik";
-import { invalidArgument, normalizeLoginId } from "../../platform/index.ts";
+import { invalidArgument, normalizeLoginId, quoted } from "../../platform/index.ts";
 import { activeLoginIds } from "../user/user.store.ts";
 import { conditionExpiry } from "./binding-condition.ts";
 import { lockReferences, type BindingReferences } from "./binding-references.ts";
@@ -73,7 +73,7 @@ export async function findCanonicalRole(db: CommonQueryMethods, role: string): P
 
 function canonicalRole(role: string, known: BindingReferences, field: string): string {
   const name = storedRoleName(role, known);
-  if (!name) throw invalidArgument(`${field}: unknown role "${role}"; use roles/<role_id> of a predefined or custom role, e.g. roles/workspaceMember`);
+  if (!name) throw invalidArgument(`${field}: unknown role ${quoted(role)}; use roles/<role_id> of a predefined or custom role, e.g. roles/workspaceMember`);
   return name;
 }
 
@@ -87,12 +87,12 @@ function canonicalMember(member: string, known: BindingReferences, field: string
   if (member === ALL_USERS) return member;
   const groupId = memberGroupId(member);
   if (groupId !== undefined) {
-    if (!known.groups.has(groupId)) throw invalidArgument(`${field}: group "${groupId}" does not exist; accepted shapes: ${MEMBER_SHAPES}`);
+    if (!known.groups.has(groupId)) throw invalidArgument(`${field}: group ${quoted(groupId)} does not exist; accepted shapes: ${MEMBER_SHAPES}`);
     return member;
   }
   const loginId = memberLoginId(member);
   const normalized = loginId === undefined ? undefined : normalizeLoginId(loginId);
-  if (!normalized) throw invalidArgument(`${field}: "${member}" is not a member; accepted shapes: ${MEMBER_SHAPES}`);
+  if (!normalized) throw invalidArgument(`${field}: ${quoted(member)} is not a member; accepted shapes: ${MEMBER_SHAPES}`);
   return userMember(normalized);
 }
 
@@ -108,6 +108,6 @@ async function assertUsersExist(db: CommonQueryMethods, bindings: readonly Store
   const known = await activeLoginIds(db, named);
   const missing = named.filter((id) => !known.has(id));
   if (missing.length > 0) {
-    throw invalidArgument(`${field}: unknown users ${missing.map((id) => `"${id}"`).join(", ")}; accepted shapes: ${MEMBER_SHAPES}`);
+    throw invalidArgument(`${field}: unknown users ${missing.map(quoted).join(", ")}; accepted shapes: ${MEMBER_SHAPES}`);
   }
 }

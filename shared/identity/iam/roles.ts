@@ -2,7 +2,7 @@
 // roles/<id>, reading one role, and the permissions of the roles one check
 // meets, resolved from the store on every request.
 import type { CommonQueryMethods } from "slonik";
-import { invalidArgument, notFound } from "../../platform/index.ts";
+import { invalidArgument, notFound, quoted } from "../../platform/index.ts";
 import { isPermission, type Permission } from "./permissions.ts";
 import { predefinedRole, ROLE_ID_PATTERN, type PredefinedRole } from "./predefined-roles.ts";
 import { customRolePermissions, findCustomRole, type CustomRoleRow } from "./role.store.ts";
@@ -32,7 +32,7 @@ export function mayApprove(roleName: string): boolean {
 /** The id of a well-formed roles/<id>; anything else → invalid_argument naming the field. */
 export function parseRoleName(name: string, field: string): string {
   const id = name.startsWith(ROLE_PREFIX) ? name.slice(ROLE_PREFIX.length) : "";
-  if (!ROLE_ID_PATTERN.test(id)) throw invalidArgument(`${field}: "${name}" is not a role name; use roles/<role_id>`);
+  if (!ROLE_ID_PATTERN.test(id)) throw invalidArgument(`${field}: ${quoted(name)} is not a role name; use roles/<role_id>`);
   return id;
 }
 

@@ -4,6 +4,7 @@
 // names in any case, optionally prefixed by their schema URN. Other
 // operators, `or`, `not` and parentheses are refused with the caller's
 // error type (invalidFilter for a query, invalidPath for a PATCH path).
+import { quoted } from "../../platform/index.ts";
 import type { ScimError } from "./scim-error.ts";
 
 export type CompareValue = string | number | boolean | null;
@@ -58,14 +59,14 @@ function term(cursor: Cursor): Comparison[] {
   const within = (path.where ?? []).map((c) => ({ attribute: `${path.attribute}.${c.attribute}`, value: c.value }));
   if (path.where && !path.subAttribute && (cursor.atEnd() || cursor.peekWord() === "and")) return within;
   const operator = cursor.word();
-  if (operator.toLowerCase() !== "eq") throw cursor.refuse(`operator "${operator}" is not supported; supported: eq`);
+  if (operator.toLowerCase() !== "eq") throw cursor.refuse(`operator ${quoted(operator)} is not supported; supported: eq`);
   return [...within, { attribute: dottedName(path), value: cursor.value() }];
 }
 
 function attributePath(cursor: Cursor): AttributePath {
   const { attribute, subAttribute } = splitName(cursor, cursor.word());
   if (!cursor.takeAdjacent("[")) return { attribute, where: undefined, subAttribute };
-  if (subAttribute) throw cursor.refuse(`a filter applies to an attribute, not to "${attribute}.${subAttribute}"`);
+  if (subAttribute) throw cursor.refuse(`a filter applies to an attribute, not to ${quoted(`${attribute}.${subAttribute}`)}`);
   const where: Comparison[] = [];
   do {
     const inner = splitName(cursor, cursor.word());
@@ -75,7 +76,7 @@ function attributePath(cursor: Cursor): AttributePath {
   if (!cursor.takeAdjacent("]")) throw cursor.refuse(`expected "]" after the filter of ${attribute}`);
   if (!cursor.takeAdjacent(".")) return { attribute, where, subAttribute: undefined };
   const sub = splitName(cursor, cursor.word());
-  if (sub.subAttribute) throw cursor.refuse(`"${attribute}" has no sub-attribute "${sub.attribute}.${sub.subAttribute}"`);
+  if (sub.subAttribute) throw cursor.refuse(`${quoted(attribute)} has no sub-attribute ${quoted(`${sub.attribute}.${sub.subAttribute}`)}`);
   return { attribute, where, subAttribute: sub.attribute };
 }
 
@@ -88,7 +89,7 @@ function splitName(cursor: Cursor, token: string): { attribute: string; subAttri
   const colon = lower.startsWith("urn:") ? lower.lastIndexOf(":") : -1;
   const [name = "", sub, extra] = lower.slice(colon + 1).split(".");
   if (!NAME.test(name) || (sub !== undefined && !NAME.test(sub)) || extra !== undefined) {
-    throw cursor.refuse(`"${token}" is not an attribute path`);
+    throw cursor.refuse(`${quoted(token)} is not an attribute path`);
   }
   return { attribute: lower.slice(0, colon + 1) + name, subAttribute: sub };
 }
@@ -96,7 +97,7 @@ function splitName(cursor: Cursor, token: string): { attribute: string; subAttri
 function refuseRest(cursor: Cursor): never {
   const rest = cursor.text.slice(cursor.pos).trim();
   const word = rest.split(/\s/)[0]!.toLowerCase();
-  throw cursor.refuse(word === "or" ? "or is not supported; join comparisons with and" : `unexpected "${rest}"`);
+  throw cursor.refuse(word === "or" ? "or is not supported; join comparisons with and" : `unexpected ${quoted(rest)}`);
 }
 
 class Cursor {
@@ -155,7 +156,7 @@ class Cursor {
     if (lower === "true" || lower === "false") return lower === "true";
     if (lower === "null") return null;
     if (NUMBER.test(word)) return Number(word);
-    throw this.refuse(word ? `"${word}" is not a value; quote strings` : "a comparison needs a value");
+    throw this.refuse(word ? `${quoted(word)} is not a value; quote strings` : "a comparison needs a value");
   }
 
   #quoted(): string {

@@ -5,6 +5,7 @@
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { columns, groupRow, type GroupRow } from "../group/group.store.ts";
+import { quoted } from "../../platform/index.ts";
 import { invalidFilter } from "./scim-error.ts";
 import type { CompareValue, Comparison } from "./scim-filter.ts";
 
@@ -90,6 +91,6 @@ function conditions(filter: readonly Comparison[]): FragmentSqlToken {
 
 function condition({ attribute, value }: Comparison): FragmentSqlToken {
   const build = FILTERS[attribute];
-  if (!build) throw invalidFilter(`filter attribute "${attribute}" is not supported for Groups; supported: id, displayName, externalId, members.value`);
+  if (!build) throw invalidFilter(`filter attribute ${quoted(attribute)} is not supported for Groups; supported: id, displayName, externalId, members.value`);
   return build(value);
 }

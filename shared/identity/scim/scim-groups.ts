@@ -13,7 +13,7 @@ import { updateGroup as writeGroupFields } from "../group/group.store.ts";
 import { groupName } from "../group/group-name.ts";
 import { createGroup, deleteGroup } from "../group/groups.ts";
 import { userMember } from "../iam/members.ts";
-import { notFound } from "../../platform/index.ts";
+import { notFound, quoted } from "../../platform/index.ts";
 import { recordedChange, type ScimCall } from "./scim-audit.ts";
 import { invalidValue, mutability, uniqueness } from "./scim-error.ts";
 import { scimGroup, scimGroupFields, type ScimGroupFields } from "./scim-group-map.ts";
@@ -135,7 +135,7 @@ async function assertManagedMembers(db: CommonQueryMethods, loginIds: readonly s
   if (loginIds.length === 0) return;
   const known = await activeScimLoginIds(db, loginIds);
   const unknown = loginIds.filter((loginId) => !known.has(loginId));
-  if (unknown.length > 0) throw invalidValue(`members: no active user with id ${unknown.map((id) => `"${id}"`).join(", ")}`);
+  if (unknown.length > 0) throw invalidValue(`members: no active user with id ${unknown.map(quoted).join(", ")}`);
 }
 
 /** The group id made from a title: lower-case letters, digits and hyphens, numbered when taken. */

@@ -1,6 +1,7 @@
 // Query parameters of SCIM reads (RFC 7644 §3.4.2): filter, startIndex
 // (1-based) and count for paging, attributes and excludedAttributes to
 // shape each resource; and the ListResponse that answers a search.
+import { quoted } from "../../platform/index.ts";
 import { invalidFilter, invalidValue } from "./scim-error.ts";
 import { parseAttributePath, parseFilter, type Comparison } from "./scim-filter.ts";
 import type { JsonObject } from "./scim-json.ts";
@@ -65,7 +66,7 @@ function parameter(query: QueryParameters, name: string): string | undefined {
 function integer(query: QueryParameters, name: string): number | undefined {
   const text = parameter(query, name);
   if (text === undefined || text === "") return undefined;
-  if (!/^-?\d{1,15}$/.test(text.trim())) throw invalidValue(`${name} must be an integer, got "${text}"`);
+  if (!/^-?\d{1,15}$/.test(text.trim())) throw invalidValue(`${name} must be an integer, got ${quoted(text)}`);
   return Number(text);
 }
 

@@ -3,7 +3,7 @@
 // e-mail, displayName (else name.formatted, else given and family names) the
 // title, active the state. Other attributes (phone numbers, addresses, the
 // enterprise extension, a password) are not kept.
-import { normalizeLoginId, parseEmail } from "../../platform/index.ts";
+import { normalizeLoginId, parseEmail, quoted } from "../../platform/index.ts";
 import type { UserRow } from "../user/user.store.ts";
 import { invalidValue } from "./scim-error.ts";
 import { booleanAttribute, isObject, stringAttribute, type Json, type JsonObject } from "./scim-json.ts";
@@ -49,7 +49,7 @@ export function scimUserFields(resource: JsonObject): ScimUserFields {
   const userName = stringAttribute(resource.username, "userName");
   if (!userName) throw invalidValue("userName is required");
   const loginId = normalizeLoginId(userName);
-  if (!loginId) throw invalidValue(`userName "${userName}" is not a valid login id: letters, digits and . _ @ + -, up to 128 characters`);
+  if (!loginId) throw invalidValue(`userName ${quoted(userName)} is not a valid login id: letters, digits and . _ @ + -, up to 128 characters`);
   return {
     loginId,
     externalId: stringAttribute(resource.externalid, "externalId"),

@@ -5,6 +5,7 @@
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { userColumns, userRow } from "../user/user.store.ts";
+import { quoted } from "../../platform/index.ts";
 import { invalidFilter } from "./scim-error.ts";
 import type { CompareValue, Comparison } from "./scim-filter.ts";
 import type { ScimUserRecord } from "./scim-user-map.ts";
@@ -68,7 +69,7 @@ function conditions(filter: readonly Comparison[]): FragmentSqlToken {
 function condition({ attribute, value }: Comparison): FragmentSqlToken {
   const build = FILTERS[attribute];
   if (!build) {
-    throw invalidFilter(`filter attribute "${attribute}" is not supported for Users; supported: id, userName, externalId, displayName, emails.value, active`);
+    throw invalidFilter(`filter attribute ${quoted(attribute)} is not supported for Users; supported: id, userName, externalId, displayName, emails.value, active`);
   }
   return build(value);
 }

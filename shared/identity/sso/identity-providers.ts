@@ -11,6 +11,7 @@ import {
   maskFields,
   notFound,
   parseResourceName,
+  quoted,
   RESOURCE_ID_PATTERN,
   type SecretBox,
 } from "../../platform/index.ts";
@@ -65,7 +66,7 @@ export async function listIdentityProviders(db: CommonQueryMethods, size: number
 
 export async function createIdentityProvider(tx: CommonQueryMethods, secrets: SecretBox, creator: string, id: string, draft: IdpDraft): Promise<IdpRow> {
   if (!RESOURCE_ID_PATTERN.test(id)) {
-    throw invalidArgument(`idp_id: "${id}" is not a valid id; it starts with a lower-case letter and has up to 63 lower-case letters, digits and hyphens`);
+    throw invalidArgument(`idp_id: ${quoted(id)} is not a valid id; it starts with a lower-case letter and has up to 63 lower-case letters, digits and hyphens`);
   }
   if (!draft.config) throw invalidArgument("identity_provider.config is required: set oidc or saml");
   const config = checkedConfig(draft.config, secrets);
@@ -109,6 +110,6 @@ function checkedTitle(title: string): string {
 
 function checkedDomain(domain: string): string {
   const text = domain.trim().toLowerCase();
-  if (text && !DOMAIN.test(text)) throw invalidArgument(`identity_provider.domain: "${domain}" is not a domain name (e.g. example.com)`);
+  if (text && !DOMAIN.test(text)) throw invalidArgument(`identity_provider.domain: ${quoted(domain)} is not a domain name (e.g. example.com)`);
   return text;
 }

@@ -5,7 +5,7 @@
 // (§3.4).
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { z } from "zod";
-import { invalidArgument, type SecretBox } from "../../platform/index.ts";
+import { invalidArgument, quoted, type SecretBox } from "../../platform/index.ts";
 
 const fieldMapping = z.object({ loginId: z.string(), email: z.string(), displayName: z.string(), groups: z.string() });
 
@@ -93,7 +93,7 @@ function checkHttpsUrl(value: string, path: string): void {
   const url = URL.canParse(text) ? new URL(text) : undefined;
   const allowed = url && (url.protocol === "https:" || (url.protocol === "http:" && (LOOPBACK.has(url.hostname) || url.hostname.startsWith("127."))));
   if (!url || !allowed || url.hash || url.username) {
-    throw invalidArgument(`${path} must be an https URL (http only on a loopback address), got "${value}"`);
+    throw invalidArgument(`${path} must be an https URL (http only on a loopback address), got ${quoted(value)}`);
   }
 }
 
@@ -103,7 +103,7 @@ function requireText(value: string, path: string): string {
 }
 
 function checkToken(value: string, path: string): void {
-  if (!/^[\x21-\x7e]+$/.test(value)) throw invalidArgument(`${path} must be a word without spaces, got "${value}"`);
+  if (!/^[\x21-\x7e]+$/.test(value)) throw invalidArgument(`${path} must be a word without spaces, got ${quoted(value)}`);
 }
 
 function checkMapping(mapping: FieldMapping, path: string): void {

@@ -11,7 +11,7 @@ import { AuditAction, type CallAudit, type SettingReader, type WorkspaceProfile 
 import { refuse, takeLoginRateLimit } from "../auth/login-refusal.ts";
 import type { ClientFacts } from "../auth/sessions.ts";
 import type { SignedIn } from "../auth/sign-in.ts";
-import { type Db, invalidArgument, permissionDenied, RESOURCE_ID_PATTERN, type SecretBox, unauthenticated } from "../../platform/index.ts";
+import { type Db, invalidArgument, permissionDenied, quoted, RESOURCE_ID_PATTERN, type SecretBox, unauthenticated } from "../../platform/index.ts";
 import type { IdpType } from "./idp-config.ts";
 import { findIdp, type IdpRow } from "./idp.store.ts";
 import { getIdp, idpName } from "./identity-providers.ts";
@@ -40,7 +40,7 @@ export interface SsoSignedIn extends SignedIn {
 export async function startSso(deps: SsoDeps, externalUrl: string, idpId: string, redirect: string): Promise<string> {
   const base = ssoBaseUrl(externalUrl);
   const path = checkedRedirect(redirect, base);
-  if (!RESOURCE_ID_PATTERN.test(idpId)) throw invalidArgument(`idp_id: "${idpId}" is not a valid identity provider id`);
+  if (!RESOURCE_ID_PATTERN.test(idpId)) throw invalidArgument(`idp_id: ${quoted(idpId)} is not a valid identity provider id`);
   const idp = await getIdp(deps.db, idpId);
   return "oidc" in idp.config
     ? startOidc(deps.db, deps.secrets, idp, idp.config.oidc, base, path)

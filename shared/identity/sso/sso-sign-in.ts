@@ -12,7 +12,7 @@
 // workspace's enforced domains is refused and recorded like the other
 // refusals; an existing user whose stored address is outside still signs in.
 import { refuse } from "../auth/login-refusal.ts";
-import { normalizeLoginId, parseEmail, permissionDenied, unauthenticated, userName } from "../../platform/index.ts";
+import { normalizeLoginId, parseEmail, permissionDenied, quoted, unauthenticated, userName } from "../../platform/index.ts";
 import type { ClientFacts } from "../auth/sessions.ts";
 import { signIn, type SignedIn } from "../auth/sign-in.ts";
 import type { CallAudit, SettingReader, WorkspaceProfile } from "../../governance/index.ts";
@@ -82,7 +82,7 @@ async function matchedUser(audit: CallAudit, profile: WorkspaceProfile, loginId:
   const user = await findUserByLoginId(audit.tx, loginId);
   if (!user) {
     if (profile.disallowSignup) {
-      throw refuse(audit, SsoRefusal.signupDisabled, permissionDenied(`sign-up is disabled in this workspace and user "${loginId}" does not exist; ask an administrator`));
+      throw refuse(audit, SsoRefusal.signupDisabled, permissionDenied(`sign-up is disabled in this workspace and user ${quoted(loginId)} does not exist; ask an administrator`));
     }
     return undefined;
   }
@@ -91,7 +91,7 @@ async function matchedUser(audit: CallAudit, profile: WorkspaceProfile, loginId:
     throw refuse(audit, SsoRefusal.localAccount, permissionDenied(message));
   }
   if (user.state !== "ACTIVE" || user.type !== "END_USER") {
-    throw refuse(audit, SsoRefusal.inactiveUser, permissionDenied(`user "${loginId}" is deleted or cannot sign in`));
+    throw refuse(audit, SsoRefusal.inactiveUser, permissionDenied(`user ${quoted(loginId)} is deleted or cannot sign in`));
   }
   const email = emailOf(identity) || user.email;
   const title = identity.displayName || user.title;

@@ -2,7 +2,7 @@
 // workspace's external URL (the --external-url flag, else WORKSPACE_PROFILE),
 // without which no sign-in can start; and the path a sign-in returns to must
 // stay on this site.
-import { failedPrecondition, invalidArgument } from "../../platform/index.ts";
+import { failedPrecondition, invalidArgument, quoted } from "../../platform/index.ts";
 
 export const OIDC_CALLBACK_PATH = "/v1/auth/oidc/callback";
 export const SAML_ACS_PATH = "/v1/auth/saml/acs";
@@ -30,7 +30,7 @@ export function checkedRedirect(redirect: string, base: string): string {
   const origin = new URL(base).origin;
   const refused = !path.startsWith("/") || path.startsWith("//") || /[\\\x00-\x1f]/.test(path);
   if (refused || !URL.canParse(path, origin) || new URL(path, origin).origin !== origin) {
-    throw invalidArgument(`redirect must be a path on this site such as /projects, got "${redirect}"`);
+    throw invalidArgument(`redirect must be a path on this site such as /projects, got ${quoted(redirect)}`);
   }
   return path;
 }

@@ -5,7 +5,7 @@
 // sync_state. Names may be given in full (projects/p) or as bare ids.
 import type { CommonQueryMethods } from "slonik";
 import { getInstance, parseInstanceName } from "../instance/instances.ts";
-import { type FilterFields, invalidArgument, keysetPage, type Page, type PageRequest, parseFilter } from "../../platform/index.ts";
+import { type FilterFields, invalidArgument, keysetPage, type Page, type PageRequest, parseFilter, quoted } from "../../platform/index.ts";
 import { getProject, parseProjectName } from "../project/projects.ts";
 import { databaseConditions, type DatabaseScope } from "./database-filter.store.ts";
 import { listDatabases, type DatabaseRow } from "./database.store.ts";
@@ -44,5 +44,5 @@ async function parentScope(db: CommonQueryMethods, parent: string): Promise<Data
   if (parent === "") return {};
   if (parent.startsWith("projects/")) return { projectId: (await getProject(db, parseProjectName(parent, "parent"))).id };
   if (parent.startsWith("instances/")) return { instanceId: (await getInstance(db, parseInstanceName(parent, "parent"))).id };
-  throw invalidArgument(`parent: "${parent}" is not a valid parent; use instances/<instance_id> or projects/<project_id>`);
+  throw invalidArgument(`parent: ${quoted(parent)} is not a valid parent; use instances/<instance_id> or projects/<project_id>`);
 }

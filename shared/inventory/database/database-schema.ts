@@ -5,7 +5,7 @@ import type { DatabaseMetadata } from "../engine/metadata.ts";
 import { syncOneDatabase } from "../instance/instance-sync.ts";
 import { instanceConnection, withTarget } from "../instance/instance-target.ts";
 import { activeInstance } from "../instance/instances.ts";
-import { failedPrecondition, invalidArgument, type SecretBox } from "../../platform/index.ts";
+import { failedPrecondition, invalidArgument, quoted, type SecretBox } from "../../platform/index.ts";
 import { databaseName, parseDatabaseName, type DatabaseRef } from "./database-name.ts";
 import { findDatabaseMetadata, type DatabaseRow } from "./database.store.ts";
 import { getDatabase } from "./databases.ts";
@@ -13,7 +13,7 @@ import { getDatabase } from "./databases.ts";
 /** The database a `<database name>/<part>` name (…/schema, …/metadata) belongs to. */
 export function parseDatabasePartName(name: string, part: string, field: string): DatabaseRef {
   const suffix = `/${part}`;
-  if (!name.endsWith(suffix)) throw invalidArgument(`${field}: "${name}" is not a valid name; use instances/<instance_id>/databases/<database_name>${suffix}`);
+  if (!name.endsWith(suffix)) throw invalidArgument(`${field}: ${quoted(name)} is not a valid name; use instances/<instance_id>/databases/<database_name>${suffix}`);
   return parseDatabaseName(name.slice(0, -suffix.length), field);
 }
 

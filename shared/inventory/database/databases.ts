@@ -4,7 +4,7 @@
 import type { CommonQueryMethods } from "slonik";
 import type { IamSubject } from "../../identity/index.ts";
 import { checkEnvironment } from "../instance/environment-check.ts";
-import { aborted, failedPrecondition, invalidArgument, maskFields, notFound } from "../../platform/index.ts";
+import { aborted, failedPrecondition, invalidArgument, maskFields, notFound, quoted } from "../../platform/index.ts";
 import { checkLabels } from "../project/project-fields.ts";
 import { activeProject, parseProjectName, projectName } from "../project/projects.ts";
 import { requireAccess } from "./database-access.ts";
@@ -75,7 +75,7 @@ export async function transferDatabases(tx: CommonQueryMethods, caller: IamSubje
   if (names.length === 0) throw invalidArgument("databases: name at least one database");
   const refs = names.map((name, i) => parseDatabaseName(name, `databases[${i}]`));
   refs.forEach((ref, i) => {
-    if (refs.findIndex((r) => r.instanceId === ref.instanceId && r.name === ref.name) !== i) throw invalidArgument(`databases[${i}]: "${names[i]}" is listed twice`);
+    if (refs.findIndex((r) => r.instanceId === ref.instanceId && r.name === ref.name) !== i) throw invalidArgument(`databases[${i}]: ${quoted(names[i]!)} is listed twice`);
   });
   const projectId = parseProjectName(target, "target_project");
   for (const ref of refs) await requireAccess(tx, caller, UPDATE, databaseName(ref));

@@ -1,6 +1,6 @@
 // How a data source's sslMode, sslCa and extraOptions (contract §9.3) turn
 // into connection settings, the same way for every engine.
-import { invalidArgument } from "../../platform/index.ts";
+import { invalidArgument, quoted } from "../../platform/index.ts";
 import type { ConnectionConfig } from "./target.ts";
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
@@ -25,7 +25,7 @@ export function connectTimeoutMs(config: ConnectionConfig): number {
   if (raw === undefined) return DEFAULT_CONNECT_TIMEOUT_MS;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1 || value > 600_000) {
-    throw invalidArgument(`extraOptions.connectTimeout must be a whole number of milliseconds between 1 and 600000, got "${raw}"`);
+    throw invalidArgument(`extraOptions.connectTimeout must be a whole number of milliseconds between 1 and 600000, got ${quoted(raw)}`);
   }
   return value;
 }

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { checkExtraOptions } from "../engine/connect-options.ts";
 import type { ConnectionConfig, Engine, SslMode } from "../engine/target.ts";
-import { invalidArgument, type SecretBox } from "../../platform/index.ts";
+import { invalidArgument, quoted, type SecretBox } from "../../platform/index.ts";
 
 export type DataSourceType = "ADMIN" | "READ_ONLY";
 
@@ -55,7 +55,7 @@ export function checkedDataSources(engine: Engine, drafts: readonly DataSourceDr
   if (admins !== 1) throw invalidArgument(`${PATH}: an instance needs exactly one ADMIN data source, got ${admins}`);
   if (sources.filter((s) => s.type === "READ_ONLY").length > 1) throw invalidArgument(`${PATH}: an instance has at most one READ_ONLY data source`);
   sources.forEach((source, i) => {
-    if (sources.findIndex((s) => s.id === source.id) !== i) throw invalidArgument(`${PATH}[${i}].id: "${source.id}" is used by another data source`);
+    if (sources.findIndex((s) => s.id === source.id) !== i) throw invalidArgument(`${PATH}[${i}].id: ${quoted(source.id)} is used by another data source`);
   });
   return sources;
 }
@@ -63,7 +63,7 @@ export function checkedDataSources(engine: Engine, drafts: readonly DataSourceDr
 function checkedDataSource(engine: Engine, draft: DataSourceDraft, path: string, secrets: SecretBox, stored: readonly StoredDataSource[]): StoredDataSource {
   if (!draft.type) throw invalidArgument(`${path}.type is required: ADMIN or READ_ONLY`);
   const id = draft.id.trim() || DEFAULT_ID[draft.type];
-  if (!ID.test(id)) throw invalidArgument(`${path}.id: "${draft.id}" must be letters, digits, ".", "_" or "-" (at most 64), starting with a letter or digit`);
+  if (!ID.test(id)) throw invalidArgument(`${path}.id: ${quoted(draft.id)} must be letters, digits, ".", "_" or "-" (at most 64), starting with a letter or digit`);
   const host = draft.host.trim();
   if (!host || /\s/.test(host)) throw invalidArgument(`${path}.host is required (a host name or IP address)`);
   const port = draft.port === 0 ? DEFAULT_PORT[engine] : draft.port;

@@ -2,7 +2,7 @@
 // naming an entry of the ENVIRONMENT setting, read through the caller's
 // transaction so that a setting written just before is seen.
 import type { CommonQueryMethods } from "slonik";
-import { invalidArgument, parseResourceName } from "../../platform/index.ts";
+import { invalidArgument, parseResourceName, quoted } from "../../platform/index.ts";
 import { environmentName, readEnvironments, storedSettings } from "../../governance/index.ts";
 
 /** The id of the environment the name gives; invalid_argument unless the ENVIRONMENT setting lists it. */
@@ -11,7 +11,7 @@ export async function checkEnvironment(db: CommonQueryMethods, name: string, fie
   const id = parseResourceName(name, "environments", field);
   const known = (await readEnvironments(storedSettings(db))).map((env) => env.id);
   if (!known.includes(id)) {
-    throw invalidArgument(`${field}: "${name}" is not an environment of the ENVIRONMENT setting; known: ${known.map(environmentName).join(", ")}`);
+    throw invalidArgument(`${field}: ${quoted(name)} is not an environment of the ENVIRONMENT setting; known: ${known.map(environmentName).join(", ")}`);
   }
   return id;
 }

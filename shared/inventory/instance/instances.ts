@@ -12,6 +12,7 @@ import {
   maskFields,
   notFound,
   parseResourceName,
+  quoted,
   RESOURCE_ID_PATTERN,
   type SecretBox,
 } from "../../platform/index.ts";
@@ -84,7 +85,7 @@ export async function createInstance(
   validateOnly: boolean,
 ): Promise<InstanceRow> {
   if (!RESOURCE_ID_PATTERN.test(id)) {
-    throw invalidArgument(`instance_id: "${id}" is not a valid instance id; it starts with a lower-case letter and has up to 63 lower-case letters, digits and hyphens`);
+    throw invalidArgument(`instance_id: ${quoted(id)} is not a valid instance id; it starts with a lower-case letter and has up to 63 lower-case letters, digits and hyphens`);
   }
   if (!draft.engine) throw invalidArgument("instance.engine is required: POSTGRES or MYSQL");
   const engine = draft.engine;

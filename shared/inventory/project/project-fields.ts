@@ -1,6 +1,6 @@
 // A project's writable fields as a request gives them (contract §9.1), checked
 // and converted to what the store keeps.
-import { invalidArgument, parseDuration } from "../../platform/index.ts";
+import { invalidArgument, parseDuration, quoted } from "../../platform/index.ts";
 import type { ProjectFields } from "./project.store.ts";
 
 export interface ProjectDraft {
@@ -27,14 +27,14 @@ export function keyFromId(id: string): string {
 }
 
 export function checkKey(key: string): string {
-  if (!KEY.test(key)) throw invalidArgument(`project.key: "${key}" is not a valid key; use an upper-case letter, then up to 9 upper-case letters and digits`);
+  if (!KEY.test(key)) throw invalidArgument(`project.key: ${quoted(key)} is not a valid key; use an upper-case letter, then up to 9 upper-case letters and digits`);
   return key;
 }
 
 export function checkLabels(labels: Record<string, string>, field: string): Record<string, string> {
   for (const [key, value] of Object.entries(labels)) {
-    if (!LABEL_KEY.test(key)) throw invalidArgument(`${field}: label key "${key}" must be lower-case letters, digits, "_", "." or "-", starting with a letter`);
-    if (value.length > MAX_LABEL_VALUE) throw invalidArgument(`${field}: the value of label "${key}" is longer than ${MAX_LABEL_VALUE} characters`);
+    if (!LABEL_KEY.test(key)) throw invalidArgument(`${field}: label key ${quoted(key)} must be lower-case letters, digits, "_", "." or "-", starting with a letter`);
+    if (value.length > MAX_LABEL_VALUE) throw invalidArgument(`${field}: the value of label ${quoted(key)} is longer than ${MAX_LABEL_VALUE} characters`);
   }
   return labels;
 }

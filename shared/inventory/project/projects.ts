@@ -11,6 +11,7 @@ import {
   maskFields,
   notFound,
   parseResourceName,
+  quoted,
   RESOURCE_ID_PATTERN,
   userName,
 } from "../../platform/index.ts";
@@ -71,7 +72,7 @@ export async function activeProject(db: CommonQueryMethods, id: string, forUpdat
 
 export async function createProject(audit: CallAudit, creatorLoginId: string, id: string, draft: ProjectDraft): Promise<ProjectRow> {
   if (!RESOURCE_ID_PATTERN.test(id)) {
-    throw invalidArgument(`project_id: "${id}" is not a valid project id; it starts with a lower-case letter and has up to 63 lower-case letters, digits and hyphens`);
+    throw invalidArgument(`project_id: ${quoted(id)} is not a valid project id; it starts with a lower-case letter and has up to 63 lower-case letters, digits and hyphens`);
   }
   audit.resource = projectName(id);
   const row = await insertProject(audit.tx, id, newProjectFields(id, draft), userName(creatorLoginId));

@@ -1,6 +1,6 @@
 // Field names in `filter` and `order_by` may be written in snake_case or
 // lowerCamelCase (contract §3.1): `create_time` and `createTime` are one field.
-import { invalidArgument, type DomainError } from "../errors.ts";
+import { type DomainError, invalidArgument, quoted } from "../errors.ts";
 
 /** The snake_case form of a snake_case or lowerCamelCase name. */
 export function snakeCase(name: string): string {
@@ -31,5 +31,5 @@ export function fieldResolver(fields: Iterable<readonly [key: string, aliases: r
 
 /** `unknown filter field "owner"; supported: action, actor, …` */
 export function unknownField(parameter: "filter" | "order_by", name: string, supported: readonly string[]): DomainError {
-  return invalidArgument(`unknown ${parameter} field "${name}"; supported: ${supported.join(", ")}`);
+  return invalidArgument(`unknown ${parameter} field ${quoted(name)}; supported: ${supported.join(", ")}`);
 }

@@ -1,7 +1,7 @@
 // The syntax of `filter` (contract §2.3): `term (AND term)*`, each term
 // `field OP value`. This file only splits the text into terms; filter.ts checks
 // them against a list's fields. Positions in messages count characters from 0.
-import { invalidArgument, type DomainError } from "../errors.ts";
+import { type DomainError, invalidArgument, quoted } from "../errors.ts";
 
 export type FilterOp = ":" | "=" | "!=" | ">" | ">=" | "<" | "<=";
 
@@ -76,7 +76,7 @@ function readAnd(scan: Scanner, spaced: boolean): void {
   if (!spaced) throw syntaxError(`expected a space after the quoted value at position ${at}`);
   const word = scan.match(WORD);
   if (word?.toUpperCase() !== "AND") {
-    throw syntaxError(`expected AND between terms at position ${at}, found "${word}"`);
+    throw syntaxError(`expected AND between terms at position ${at}, found ${word === undefined ? "the end" : quoted(word)}`);
   }
   scan.skipSpace();
   if (scan.atEnd()) throw syntaxError(`expected a term after AND at position ${at}`);
@@ -93,7 +93,7 @@ function readTerm(scan: Scanner): RawTerm {
 function readOp(scan: Scanner, field: string): FilterOp {
   const op = OPS.find((candidate) => scan.text.startsWith(candidate, scan.pos));
   if (op === undefined) {
-    throw syntaxError(`expected an operator after "${field}" at position ${scan.pos}; use :, =, !=, >, >=, < or <=`);
+    throw syntaxError(`expected an operator after ${quoted(field)} at position ${scan.pos}; use :, =, !=, >, >=, < or <=`);
   }
   scan.pos += op.length;
   return op;
@@ -103,7 +103,7 @@ function readValue(scan: Scanner, field: string, op: FilterOp): string {
   // After a space, a bare AND is the next conjunction, so the value is missing.
   const spaced = scan.skipSpace();
   if (scan.atEnd() || (spaced && scan.sees(AND_WORD))) {
-    throw syntaxError(`expected a value after "${field}${op}"`);
+    throw syntaxError(`expected a value after ${quoted(`${field}${op}`)}`);
   }
   if (scan.peek() === '"') return readQuoted(scan);
   const word = scan.match(BARE_WORD) ?? "";

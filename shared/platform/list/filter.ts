@@ -4,7 +4,7 @@
 //
 // `me` (for creator, actor, approver) is kept as the raw string "me"; the
 // caller substitutes the signed-in principal, since only it knows who that is.
-import { invalidArgument } from "../errors.ts";
+import { invalidArgument, quoted } from "../errors.ts";
 import { fieldResolver, unknownField } from "./field-name.ts";
 import { readTerms, type FilterOp, type RawTerm } from "./filter-syntax.ts";
 
@@ -57,7 +57,7 @@ export function parseFilter(filter: string | undefined, fields: FilterFields): F
 function checkTerm(field: string, spec: FieldSpec, raw: RawTerm): FilterTerm {
   const ordered = spec.kind === "time" || spec.kind === "number";
   if (!ordered && !EQUALITY_OPS.includes(raw.op)) {
-    throw invalidArgument(`operator "${raw.op}" is not supported for field "${field}"; use ":", "=" or "!="`);
+    throw invalidArgument(`operator ${quoted(raw.op)} is not supported for field ${quoted(field)}; use ":", "=" or "!="`);
   }
   return { field, op: raw.op, value: convertValue(field, spec, raw.value) };
 }
@@ -80,7 +80,7 @@ function convertValue(field: string, spec: FieldSpec, value: string): FilterValu
 function parseNumber(field: string, value: string): number {
   const number = Number(value);
   if (!NUMBER.test(value) || !Number.isFinite(number)) {
-    throw invalidArgument(`filter: invalid number "${value}" for field "${field}"`);
+    throw invalidArgument(`filter: invalid number ${quoted(value)} for field ${quoted(field)}`);
   }
   return number;
 }
@@ -88,19 +88,19 @@ function parseNumber(field: string, value: string): number {
 function parseBool(field: string, value: string): boolean {
   const lower = value.toLowerCase();
   if (lower === "true" || lower === "false") return lower === "true";
-  throw invalidArgument(`filter: invalid boolean "${value}" for field "${field}"; use true or false`);
+  throw invalidArgument(`filter: invalid boolean ${quoted(value)} for field ${quoted(field)}; use true or false`);
 }
 
 function checkEnum(field: string, accepted: readonly string[], value: string): string {
   if (accepted.includes(value)) return value;
-  throw invalidArgument(`filter: invalid value "${value}" for field "${field}"; accepted: ${accepted.join(", ")}`);
+  throw invalidArgument(`filter: invalid value ${quoted(value)} for field ${quoted(field)}; accepted: ${accepted.join(", ")}`);
 }
 
 function parseTime(field: string, value: string): Date {
   const time = parseRfc3339(value);
   if (time === undefined) {
     throw invalidArgument(
-      `filter: invalid time "${value}" for field "${field}"; use RFC 3339, e.g. "2026-01-01T00:00:00Z"`,
+      `filter: invalid time ${quoted(value)} for field ${quoted(field)}; use RFC 3339, e.g. "2026-01-01T00:00:00Z"`,
     );
   }
   return time;

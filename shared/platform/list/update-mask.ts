@@ -3,7 +3,7 @@
 // prefixed with the resource's field name); naming an output-only field or an
 // unknown one → invalid_argument. Messages name fields in their JSON form
 // (lowerCamelCase), as the REST and Connect JSON clients write them (§1.3).
-import { invalidArgument } from "../errors.ts";
+import { invalidArgument, quoted } from "../errors.ts";
 import { jsonName, snakeCase } from "./field-name.ts";
 
 export interface MaskSpec<F extends string> {
@@ -28,7 +28,7 @@ export function maskFields<F extends string>(paths: readonly string[], spec: Mas
     const name = snakeCase(path.startsWith(`${spec.resource}.`) ? path.slice(spec.resource.length + 1) : path);
     if (spec.outputOnly.includes(name)) throw invalidArgument(`update_mask: field ${jsonName(path)} is output only`);
     const field = spec.editable.find((f) => f === name);
-    if (!field) throw invalidArgument(`update_mask: unknown field "${jsonName(path)}"; editable fields: ${editableFields(spec)}`);
+    if (!field) throw invalidArgument(`update_mask: unknown field ${quoted(jsonName(path))}; editable fields: ${editableFields(spec)}`);
     fields.add(field);
   }
   return fields;

@@ -1,7 +1,7 @@
 // Small checks shared by the setting validators. Each names the field by its
 // JSON path (`workspaceProfile.passwordRestriction.minLength`), as the
 // contract's errors do (§7.1).
-import { formatDuration, invalidArgument, parseDuration, RESOURCE_ID_PATTERN } from "../../../platform/index.ts";
+import { formatDuration, invalidArgument, parseDuration, quoted, RESOURCE_ID_PATTERN } from "../../../platform/index.ts";
 
 export function fieldError(path: string, problem: string): Error {
   return invalidArgument(`${path} ${problem}`);
@@ -33,9 +33,9 @@ export function checkHttpUrl(value: string | undefined, path: string): void {
   try {
     url = new URL(value);
   } catch {
-    throw fieldError(path, `must be an http(s) URL, got "${value}"`);
+    throw fieldError(path, `must be an http(s) URL, got ${quoted(value)}`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw fieldError(path, `must be an http(s) URL, got "${value}"`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw fieldError(path, `must be an http(s) URL, got ${quoted(value)}`);
 }
 
 export function checkRange(value: number | bigint | undefined, path: string, min: number | bigint, max: number | bigint): void {
@@ -51,7 +51,7 @@ export function requireEnum(value: number, path: string, names: string): void {
 /** A client-chosen id (contract §0.3). */
 export function checkId(value: string | undefined, path: string): string {
   const id = requireText(value, path);
-  if (!RESOURCE_ID_PATTERN.test(id)) throw fieldError(path, `"${id}" must be lowercase letters, digits and hyphens, starting with a letter (at most 63)`);
+  if (!RESOURCE_ID_PATTERN.test(id)) throw fieldError(path, `${quoted(id)} must be lowercase letters, digits and hyphens, starting with a letter (at most 63)`);
   return id;
 }
 
@@ -60,7 +60,7 @@ export function checkUnique<T>(items: readonly T[], keyOf: (item: T) => unknown,
   const seen = new Set<unknown>();
   items.forEach((item, i) => {
     const key = keyOf(item);
-    if (seen.has(key)) throw fieldError(path(i), `repeats ${what} "${String(key)}"`);
+    if (seen.has(key)) throw fieldError(path(i), `repeats ${what} ${quoted(String(key))}`);
     seen.add(key);
   });
 }

@@ -1,5 +1,6 @@
 // DATA_CLASSIFICATION and SEMANTIC_TYPES (contract §7.6).
 import type { DataClassificationSetting, SemanticTypesSetting } from "../../../gen/svc/store/setting_data_pb.js";
+import { quoted } from "../../../platform/index.ts";
 import { checkUnique, fieldError, requireText } from "./checks.ts";
 
 export function validateDataClassification(value: DataClassificationSetting): void {
@@ -12,10 +13,10 @@ export function validateDataClassification(value: DataClassificationSetting): vo
     const levels = new Set(config.levels.map((level) => level.id));
     for (const [key, classification] of Object.entries(config.classifications)) {
       if (classification.id !== undefined && classification.id !== key) {
-        throw fieldError(`${path}.classifications["${key}"].id`, `must equal its key "${key}"`);
+        throw fieldError(`${path}.classifications[${quoted(key)}].id`, `must equal its key ${quoted(key)}`);
       }
       if (classification.level && !levels.has(classification.level)) {
-        throw fieldError(`${path}.classifications["${key}"].level`, `names unknown level "${classification.level}"`);
+        throw fieldError(`${path}.classifications[${quoted(key)}].level`, `names unknown level ${quoted(classification.level)}`);
       }
     }
   });

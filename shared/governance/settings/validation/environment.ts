@@ -2,6 +2,7 @@
 // review rule's type and payload mean is checked by the review's own rule
 // (changeSettingRules).
 import type { EnvironmentSetting } from "../../../gen/svc/store/setting_operations_pb.js";
+import { quoted } from "../../../platform/index.ts";
 import { checkId, checkUnique, fieldError, requireEnum } from "./checks.ts";
 
 const P = "environment.environments";
@@ -12,7 +13,7 @@ export function validateEnvironments(value: EnvironmentSetting): void {
   value.environments.forEach((env, i) => {
     checkId(env.id, `${P}[${i}].id`);
     if (!env.title?.trim()) env.title = env.id;
-    if (env.color && !COLOR.test(env.color)) throw fieldError(`${P}[${i}].color`, `must be #rrggbb, got "${env.color}"`);
+    if (env.color && !COLOR.test(env.color)) throw fieldError(`${P}[${i}].color`, `must be #rrggbb, got ${quoted(env.color)}`);
     requireEnum(env.rolloutPolicy, `${P}[${i}].rolloutPolicy`, "AUTOMATIC, MANUAL");
     for (const [j, rule] of (env.sqlReview?.rules ?? []).entries()) {
       if (!rule.type?.trim()) throw fieldError(`${P}[${i}].sqlReview.rules[${j}].type`, "is required");

@@ -1,7 +1,7 @@
 // APP_IM, AI, EMAIL and MONITORING (contract §7.4, §7.5, §7.8, §7.11).
 // SSO_GROUP_MAPPING names identity providers and roles: identity checks it.
 import type { AiSetting, AppImSetting, EmailSetting, MonitoringSetting } from "../../../gen/svc/store/setting_integrations_pb.js";
-import { parseEmail } from "../../../platform/index.ts";
+import { parseEmail, quoted } from "../../../platform/index.ts";
 import { checkHttpUrl, checkRange, checkUnique, fieldError, requireEnum, requireText } from "./checks.ts";
 
 // The event names of contract §16.2.
@@ -36,7 +36,7 @@ export function validateEmail(value: EmailSetting): void {
   const smtp = value.smtp;
   if (!smtp) return;
   checkRange(smtp.port, "email.smtp.port", 1, 65535);
-  if (smtp.host !== undefined && /\s/.test(smtp.host)) throw fieldError("email.smtp.host", `"${smtp.host}" is not a host name`);
+  if (smtp.host !== undefined && /\s/.test(smtp.host)) throw fieldError("email.smtp.host", `${quoted(smtp.host)} is not a host name`);
 }
 
 export function validateMonitoring(value: MonitoringSetting): void {
@@ -44,7 +44,7 @@ export function validateMonitoring(value: MonitoringSetting): void {
     checkHttpUrl(requireText(hook.url, `monitoring.webhooks[${i}].url`), `monitoring.webhooks[${i}].url`);
     hook.events.forEach((event, j) => {
       if (!NOTIFICATION_EVENTS.includes(event)) {
-        throw fieldError(`monitoring.webhooks[${i}].events[${j}]`, `"${event}" is not an event; known: ${NOTIFICATION_EVENTS.join(", ")}`);
+        throw fieldError(`monitoring.webhooks[${i}].events[${j}]`, `${quoted(event)} is not an event; known: ${NOTIFICATION_EVENTS.join(", ")}`);
       }
     });
   });

@@ -2,19 +2,20 @@
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import type { EmergencyPauseSetting, MaintenanceWindowSetting } from "../../../gen/svc/store/setting_operations_pb.js";
 import type { SaveContext } from "../setting-rules.ts";
+import { quoted } from "../../../platform/index.ts";
 import { canonicalDuration, fieldError, requireText } from "./checks.ts";
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 export function validateMaintenanceWindow(value: MaintenanceWindowSetting): void {
   const zone = value.timezone?.trim() || "UTC";
-  if (!isTimeZone(zone)) throw fieldError("maintenanceWindow.timezone", `"${value.timezone}" is not an IANA time zone (e.g. Europe/Berlin)`);
+  if (!isTimeZone(zone)) throw fieldError("maintenanceWindow.timezone", `${quoted(value.timezone ?? "")} is not an IANA time zone (e.g. Europe/Berlin)`);
   if (value.enabled && value.windows.length === 0) throw fieldError("maintenanceWindow.windows", "needs at least one window when enabled");
   value.windows.forEach((window, i) => {
     const path = `maintenanceWindow.windows[${i}]`;
     if (window.weekdays.length === 0) throw fieldError(`${path}.weekdays`, "needs at least one day");
     if (window.weekdays.includes(0)) throw fieldError(`${path}.weekdays`, "names an unspecified day");
-    if (!HH_MM.test(requireText(window.start, `${path}.start`))) throw fieldError(`${path}.start`, `must be HH:MM, got "${window.start}"`);
+    if (!HH_MM.test(requireText(window.start, `${path}.start`))) throw fieldError(`${path}.start`, `must be HH:MM, got ${quoted(window.start ?? "")}`);
     window.duration = canonicalDuration(requireText(window.duration, `${path}.duration`), `${path}.duration`, { atMost: "7d" });
   });
 }

@@ -1,7 +1,7 @@
 // WORKSPACE_PROFILE (contract §7.2, the specification's tables), and the
 // external URL that --external-url holds fixed (§15.8).
 import type { WorkspaceProfileSetting } from "../../../gen/svc/store/setting_workspace_pb.js";
-import { failedPrecondition } from "../../../platform/index.ts";
+import { failedPrecondition, quoted } from "../../../platform/index.ts";
 import type { SaveContext } from "../setting-rules.ts";
 import { canonicalDuration, checkHttpUrl, checkRange, fieldError } from "./checks.ts";
 
@@ -19,7 +19,7 @@ export function validateWorkspaceProfile(value: WorkspaceProfileSetting): void {
   checkRange(value.sqlResultSize, `${P}.sqlResultSize`, MIB, 1024n * MIB);
   value.domains = value.domains.map((domain, i) => {
     const normalized = domain.trim().toLowerCase();
-    if (!DOMAIN.test(normalized)) throw fieldError(`${P}.domains[${i}]`, `"${domain}" is not a domain name`);
+    if (!DOMAIN.test(normalized)) throw fieldError(`${P}.domains[${i}]`, `${quoted(domain)} is not a domain name`);
     return normalized;
   });
   if (value.enforceIdentityDomain && value.domains.length === 0) throw fieldError(`${P}.enforceIdentityDomain`, "needs at least one entry in domains");
