@@ -109,7 +109,7 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
     loggingInterceptor,
     errorsInterceptor,
     createAuthnInterceptor(deps.authenticate ?? sessionAuthenticate(deps.db, deps.settings)),
-    createRateLimitInterceptor(deps.config.rateLimitPerUser),
+    createRateLimitInterceptor({ perMinute: deps.config.rateLimitPerUser, db: deps.sideDb, logger: deps.logger }),
     createAuditInterceptor({ db: deps.db, publish: auditMirror }),
     createAclInterceptor(deps.authorize ?? iamAuthorize(deps.db)),
   ];

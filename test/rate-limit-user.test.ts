@@ -1,7 +1,8 @@
 // Per-principal rate limit (contract §15.6): N requests per minute per
-// signed-in user on every RPC but sign-in, in every API form, counted per
-// process; the 6th call of a user limited to 5 answers 429 / resource_exhausted
-// with Retry-After. Also the flag, and the sliding window itself.
+// signed-in user on every RPC but sign-in, in every API form; the 6th call of
+// a user limited to 5 answers 429 / resource_exhausted with Retry-After. Also
+// the flag, and the in-process sliding window itself. Across replicas:
+// rate-limit-shared.test.ts.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
@@ -144,13 +145,14 @@ describe("per-user rate limit", () => {
     const count = async () =>
       (await adminQuery(
         `select (select count(*)::int from audit_log) as records, (select count(*)::int from rate_limit_hit) as hits,
+                (select coalesce(sum(requests), 0)::int from principal_request_count) as reserved,
                 (select count(*)::int from session_token where revoked_time is not null) as revoked`,
         app.database.url,
       )).rows[0];
     const before = await count();
     assert.equal((await me("alice")).status, 429);
     assert.equal((await rest("POST", "/v1/auth/logout", { token: tokens.get("alice"), body: {} })).status, 429);
-    assert.deepEqual(await count(), before, "no record, no counter row, and the refused logout revoked nothing");
+    assert.deepEqual(await count(), before, "no record, no counter row, no reservation, and the refused logout revoked nothing");
     assert.equal((await rest("POST", "/v1/auth/refresh", { body: { refreshToken: "srt_unknown" } })).status, 401, "a call without a credential is not refused");
   });
 });

@@ -10,6 +10,7 @@ export { secondFactorLogin } from "./auth/mfa-login.ts";
 export { passwordLogin } from "./auth/password-login.ts";
 export { requestPasswordReset, resetPassword } from "./auth/password-reset.ts";
 export { PrincipalRateLimiter } from "./auth/principal-rate-limit.ts";
+export { SharedPrincipalRateLimiter } from "./auth/principal-rate-limit-shared.ts";
 export type { Principal, Restriction } from "./auth/principal.ts";
 export { LOGIN_RATE_LIMIT } from "./auth/rate-limit.ts";
 export { lastSessionUse } from "./auth/session.store.ts";

@@ -1,11 +1,13 @@
 // Per-principal rate limit hook (contract §15.6): after authentication, every
-// call made with a credential counts toward its principal's per-minute limit
-// in this process, whatever the API form. Calls without a credential are not
-// counted here, and neither is the sign-in family, which has its own limit
-// per client IP in the store (§4.5). A refusal writes nothing to the store.
+// call made with a credential counts toward its principal's per-minute limit,
+// whatever the API form, for every replica together (decision 0071). Calls
+// without a credential are not counted here, and neither is the sign-in
+// family, which has its own limit per client IP in the store (§4.5). A
+// refusal writes nothing to the store.
 import type { DescMethod } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
-import { PrincipalRateLimiter } from "../../../shared/identity/index.ts";
+import { SharedPrincipalRateLimiter } from "../../../shared/identity/index.ts";
+import type { Db, Logger } from "../../../shared/platform/index.ts";
 import { AuthService } from "../../../shared/gen/svc/v1/auth_service_pb.js";
 import { kPrincipal } from "./authn.ts";
 
@@ -24,13 +26,20 @@ const LOGIN_FAMILY: ReadonlySet<DescMethod> = new Set([
   AuthService.method.resetPassword,
 ]);
 
-/** `perMinute`: requests per minute per principal; 0 turns the limit off. */
-export function createRateLimitInterceptor(perMinute: number): Interceptor {
+export interface RateLimitDeps {
+  /** Requests per minute per principal; 0 turns the limit off. */
+  perMinute: number;
+  /** The side pool, where the replicas' counts are reserved. */
+  db: Db;
+  logger: Logger;
+}
+
+export function createRateLimitInterceptor({ perMinute, db, logger }: RateLimitDeps): Interceptor {
   if (perMinute === 0) return (next) => next;
-  const limiter = new PrincipalRateLimiter(perMinute);
+  const limiter = new SharedPrincipalRateLimiter({ db, limit: perMinute, logger });
   return (next) => async (req) => {
     const principal = req.contextValues.get(kPrincipal);
-    if (principal && !LOGIN_FAMILY.has(req.method)) limiter.take(principal.name);
+    if (principal && !LOGIN_FAMILY.has(req.method)) await limiter.take(principal.name);
     return next(req);
   };
 }

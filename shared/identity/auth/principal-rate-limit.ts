@@ -1,16 +1,11 @@
-// Per-principal request limit (contract §15.6): N requests per minute per
-// signed-in principal, counted in this process only. A store write per
-// request would cost more than the limit protects, so each replica counts on
-// its own and N replicas admit up to N× the limit.
+// A request limit counted in this process only: N requests per minute per
+// key, in the sliding window of sliding-window.ts. Directory sync counts its
+// client addresses with it, and the per-user limit falls back to it while
+// the store cannot be reached (principal-rate-limit-shared.ts).
 //
-// The window slides by weighting two fixed one-minute buckets: the estimate is
-// ceil(previous × the share of the previous minute still inside the window) +
-// current, rounded up so that a burst across a minute boundary is not let
-// through. O(1) per request; principals idle for two minutes are forgotten by
-// a sweep that runs at most once a minute. Refused requests are not counted.
-import { resourceExhausted } from "../../platform/index.ts";
-
-const WINDOW_MS = 60_000;
+// O(1) per request; keys idle for two minutes are forgotten by a sweep that
+// runs at most once a minute. Refused requests are not counted.
+import { msUntilRoom, requestsInWindow, tooManyRequests, WINDOW_MS, type WindowCounts } from "./sliding-window.ts";
 
 interface Counter {
   /** Index of the current bucket: floor(time / WINDOW_MS). */
@@ -48,26 +43,13 @@ export class PrincipalRateLimiter {
       counter.current = 0;
       counter.bucket = bucket;
     }
-    const bucketStart = bucket * WINDOW_MS;
     // In whole milliseconds, so that the estimate is exact at the instant Retry-After names.
-    const previousInWindow = Math.ceil((counter.previous * (bucketStart + WINDOW_MS - now)) / WINDOW_MS);
-    if (previousInWindow + counter.current < this.#limit) {
+    const counts: WindowCounts = { previous: counter.previous, current: counter.current, elapsedMs: now - bucket * WINDOW_MS };
+    if (requestsInWindow(counts) < this.#limit) {
       counter.current++;
       return;
     }
-    const seconds = Math.max(1, Math.ceil(this.#msUntilAllowed(counter, bucketStart, now) / 1000));
-    throw resourceExhausted(
-      `too many requests from ${principal}: at most ${this.#limit} per minute per user; retry in ${seconds} s`,
-      { headers: { "retry-after": String(seconds) } },
-    );
-  }
-
-  /** When the estimate next drops below the limit, the counter staying as it is. */
-  #msUntilAllowed(counter: Counter, bucketStart: number, now: number): number {
-    const room = this.#limit - 1 - counter.current; // what the weighted previous bucket may still count
-    if (room >= 0) return bucketStart + WINDOW_MS - (room * WINDOW_MS) / counter.previous - now;
-    // The current bucket alone is full: it must become the previous one and decay.
-    return bucketStart + 2 * WINDOW_MS - ((this.#limit - 1) * WINDOW_MS) / counter.current - now;
+    throw tooManyRequests(principal, this.#limit, msUntilRoom(this.#limit, counts));
   }
 
   /** Forgets principals whose last request is older than both buckets of the window. */

@@ -2,13 +2,15 @@
 // session families expired for a day, spent or expired password-reset links,
 // expired e-mail codes, temp tokens of the second step and pending single
 // sign-ons, SAML assertion ids past their expiry, rate-limit hits older than
-// the sign-in window, and failure counts of login ids left alone for as long
+// the sign-in window, per-user request counts of minutes that have left the
+// per-user window, and failure counts of login ids left alone for as long
 // as a lock lasts, whose lock has ended. Live rows are never touched.
 import type { CommonQueryMethods } from "slonik";
 import { deleteExpiredSsoState } from "../sso/sso-state.store.ts";
 import { deleteExpiredEmailCodes } from "./email-code.store.ts";
 import { LOCK_DURATION_MS } from "./lockout.ts";
 import { deleteQuietLoginFailures } from "./login-failure.store.ts";
+import { deleteOldPrincipalRequestCounts } from "./principal-request-count.store.ts";
 import { deleteExpiredMfaTempTokens } from "./mfa-temp-token.store.ts";
 import { deleteDeadPasswordResetTokens } from "./password-reset-token.store.ts";
 import { deleteOldRateLimitHits } from "./rate-limit.store.ts";
@@ -24,6 +26,7 @@ export async function deleteSpentSignInState(db: CommonQueryMethods): Promise<Re
     mfaTempTokens: await deleteExpiredMfaTempTokens(db),
     ...(await deleteExpiredSsoState(db)),
     rateLimitHits: await deleteOldRateLimitHits(db, LOGIN_RATE_LIMIT.windowMs),
+    principalRequestCounts: await deleteOldPrincipalRequestCounts(db),
     loginFailures: await deleteQuietLoginFailures(db, LOCK_DURATION_MS),
   };
 }
