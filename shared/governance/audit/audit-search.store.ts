@@ -4,6 +4,7 @@
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { type FilterTerm, sqlOperator } from "../../platform/index.ts";
 import { z } from "zod";
+import { searchedForms, searchedPrefix } from "./audit-bounds.ts";
 import type { StoredAuditRow } from "./audit.store.ts";
 
 /** Where a page or batch ended: the last record's create time (RFC 3339, microseconds) and id. */
@@ -82,10 +83,12 @@ export async function findAuditRecords(db: CommonQueryMethods, query: AuditRecor
 function condition(term: FilterTerm): FragmentSqlToken {
   const column = COLUMN[term.field];
   if (!column) throw new Error(`audit filter field ${term.field} has no column`);
-  const value = term.value instanceof Date ? term.value.toISOString() : String(term.value);
-  if (term.field === "resource" && term.op === ":") return sql.fragment`${column} like ${likePrefix(value)}`;
-  if (term.field === "create_time") return sql.fragment`${column} ${sqlOperator(term.op)} ${value}::timestamptz`;
-  return sql.fragment`${column} ${sqlOperator(term.op)} ${value}`;
+  if (term.value instanceof Date) return sql.fragment`${column} ${sqlOperator(term.op)} ${term.value.toISOString()}::timestamptz`;
+  const value = String(term.value);
+  if (term.field === "resource" && term.op === ":") return sql.fragment`${column} like ${likePrefix(searchedPrefix(value))}`;
+  // Stored values are bounded and escaped (audit-bounds.ts): the term matches the value as stored or as given.
+  const equal = sql.join(searchedForms(value).map((form) => sql.fragment`${column} = ${form}`), sql.fragment` or `);
+  return term.op === "!=" ? sql.fragment`not (${equal})` : sql.fragment`(${equal})`;
 }
 
 /** Rows strictly after the position in the listing order. */

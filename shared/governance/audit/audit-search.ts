@@ -8,11 +8,13 @@ import {
   type FilterFields,
   type FilterTerm,
   invalidArgument,
+  normalizeLoginId,
   pageSize,
   parseFilter,
   parseOrderBy,
   parseRfc3339,
   userFilterValue,
+  userName,
 } from "../../platform/index.ts";
 import { ANONYMOUS_ACTOR, SCIM_ACTOR, SYSTEM_ACTOR } from "./actions.ts";
 import type { AuditRecord } from "./audit.ts";
@@ -68,11 +70,16 @@ export function parseAuditQuery(input: AuditQueryInput): AuditQuery {
 
 /**
  * The stored actor a filter value names: `me` and `users/me` the caller,
- * `system`, `anonymous` and `scim` themselves, `alice` and `users/alice` the user.
+ * `system`, `anonymous` and `scim` themselves, `alice` and `users/alice` the
+ * user. A login id no user can have is taken as typed, as a refused sign-in
+ * records it (`users/<attempted login id>`).
  */
 function actorName(value: string, caller: string): string {
   if (value === SYSTEM_ACTOR || value === ANONYMOUS_ACTOR || value === SCIM_ACTOR) return value;
-  return userFilterValue(value, caller, "actor");
+  const typed = value.startsWith("users/") ? value.slice("users/".length) : value;
+  const userForm = typed === "" || typed === "me" || normalizeLoginId(typed) !== undefined;
+  if (userForm) return userFilterValue(value, caller, "actor");
+  return userName(typed);
 }
 
 export interface AuditPageRequest {
