@@ -14,6 +14,7 @@ import { adminQuery } from "./helpers/db.ts";
 const MiB = 1 << 20;
 const NUL_USER = "users/ad\0min";
 const HUGE_USER = `users/${"a".repeat(MiB)}`;
+const SURROGATE_USER = "users/ad\ud800min";
 /** The longest marker a cut value carries: `…[truncated from <n> bytes; sha256 <64 hex>]`. */
 const MARKER_CHARS = "…[truncated from 99999999 bytes; sha256 ]".length + 64;
 
@@ -70,9 +71,12 @@ const LOGIN = ["bb.auth.login", "bb.auth.login.fail"];
 const CASES: HostileCase[] = [
   { title: "DeleteUser of a name holding NUL, by a member", caller: "member", rpc: () => deleteUser(NUL_USER, "/v1/users/ad%00min"), actions: ["bb.users.delete"], names: { resource: NUL_USER } },
   { title: "DeleteUser of a 1 MiB name, by a member", caller: "member", rpc: () => deleteUser(HUGE_USER), actions: ["bb.users.delete"], names: { resource: HUGE_USER } },
+  { title: "DeleteUser of a name holding a lone surrogate, by a member", caller: "member", rpc: () => deleteUser(SURROGATE_USER), actions: ["bb.users.delete"], names: {} },
   { title: "sign-in with a login id holding NUL", caller: "anonymous", rpc: () => login("ad\0min"), actions: LOGIN, names: { actor: NUL_USER } },
   { title: "sign-in with a 1 MiB login id", caller: "anonymous", rpc: () => login(HUGE_USER.slice("users/".length)), actions: LOGIN, names: { actor: HUGE_USER } },
+  { title: "sign-in with a login id holding a lone surrogate", caller: "anonymous", rpc: () => login("ad\ud800min"), actions: LOGIN, names: {} },
   { title: "sign-up with a 5 MiB title", caller: "anonymous", rpc: (form) => signUp(`big-title-${form}`, { title: "t".repeat(5 * MiB), password: "Correct-Horse-9-Battery" }), actions: ["bb.users.create"], names: {} },
+  { title: "CreateProject with a title holding a lone surrogate", caller: "admin", rpc: (form) => createProject(`surrogate-${form}`, { title: "x\udc00y" }), actions: ["bb.projects.create"], names: {} },
   { title: "CreateProject with a 5 MiB title", caller: "admin", rpc: (form) => createProject(`huge-title-${form}`, { title: "p".repeat(5 * MiB) }), actions: ["bb.projects.create"], names: {} },
   { title: "ExportAuditLogs with a filter holding NUL", caller: "auditor", rpc: () => exportLogs('resource:"projects/\0"'), actions: ["bb.auditLogs.export"], names: {} },
   { title: "ExportAuditLogs with a 1 MiB filter", caller: "auditor", rpc: () => exportLogs(`resource:"${"r".repeat(MiB)}"`), actions: ["bb.auditLogs.export"], names: {} },
@@ -83,6 +87,8 @@ interface StoredRow extends Record<string, string> {
   actor: string;
   resource: string;
   method: string;
+  status_code: string;
+  status_message: string;
   request: string;
   detail: string;
 }
@@ -162,6 +168,22 @@ describe("audit records of hostile input", () => {
     assert.deepEqual(await search(`correlation_id:${correlationId} AND resource != ${quoted(name)}`), []);
   });
 
+  it("records a request that cannot be decoded as refused, with its caller and without the request", async () => {
+    for (const form of ["rest", "connect"] as const) {
+      const { status, correlationId } = await send(createProject(`undecodable-${form}`, { title: "x\ud800" }), form, "admin");
+      assert.equal(status, 400);
+      const [row, ...more] = await recordsOf(correlationId, ["bb.projects.create"]);
+      assert.equal(more.length, 0);
+      assert.equal(row?.actor, "users/admin");
+      assert.equal(row.method, "/svc.v1.ProjectService/CreateProject");
+      assert.equal(row.status_code, "invalid_argument");
+      assert.match(row.status_message, /title/);
+      assert.equal(row.request, "");
+    }
+    const project = await fx.rest("GET", "/v1/projects/undecodable-rest", { token: fx.token.admin });
+    assert.equal(project.status, 404, "nothing was created");
+  });
+
   it("finds a refused sign-in by the login id it tried, escaped", async () => {
     const { correlationId } = await send(login("eve\0"), "rest", "anonymous");
     const [row] = await recordsOf(correlationId, LOGIN);
@@ -195,7 +217,7 @@ function assertBounded(row: StoredRow): void {
     assert.ok(row[column]!.length <= COLUMN_CHARS + MARKER_CHARS, `${column}: ${row[column]!.length} characters`);
     assert.ok(Buffer.byteLength(row[column]!) < 2704, `${column} fits a btree entry`);
   }
-  assert.ok(row.status_message!.length <= STRING_CHARS + MARKER_CHARS, `status_message: ${row.status_message!.length} characters`);
+  assert.ok(row.status_message.length <= STRING_CHARS + MARKER_CHARS, `status_message: ${row.status_message.length} characters`);
   for (const column of ["request", "response", "detail"]) {
     assert.ok(row[column]!.length <= PAYLOAD_CHARS + 2 * MARKER_CHARS, `${column}: ${row[column]!.length} characters`);
   }

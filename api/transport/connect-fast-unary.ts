@@ -22,6 +22,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "f
 import { toConnectError } from "./connect-error.ts";
 import { abortWhenClientLeaves, requestContextValues, requestHeaders } from "./context.ts";
 import { httpStatusOf } from "./http-status.ts";
+import { decodedRequest } from "./interceptors/audit-undecodable.ts";
 import { sendError } from "./error-reply.ts";
 import type { UnaryInvoker } from "./invoke-unary.ts";
 import { isUnary } from "./services.ts";
@@ -88,14 +89,15 @@ async function answer(options: FastUnaryOptions, route: UnaryRoute, binary: bool
     }
     let bytes = await readBody(req, options.readMaxBytes);
     if (compression.request) bytes = await compression.request.decompress(bytes, options.readMaxBytes);
-    const message = route.serialization.getI(binary).parse(bytes);
+    const contextValues = requestContextValues(req, "connect");
+    const message = decodedRequest(route.method, contextValues, () => route.serialization.getI(binary).parse(bytes));
     const pending = options.invoke({
       method: route.method,
       message,
       requestMethod: "POST",
       url: req.url,
       header,
-      contextValues: requestContextValues(req, "connect"),
+      contextValues,
       signal: controller.signal,
       protocolName: "connect",
       timeoutMs: timeout.timeoutMs,

@@ -4,6 +4,7 @@
 import type { DescMessage, DescMethod, DescService, Message } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ContextValues } from "@connectrpc/connect";
 import { ANONYMOUS_ACTOR, type AuditEntry, type AuditFacts } from "../../../shared/governance/index.ts";
+import { normalizeLoginId, userName } from "../../../shared/platform/index.ts";
 import { toConnectError } from "../connect-error.ts";
 import { requestFacts } from "../context.ts";
 import { redactedJson } from "../redact.ts";
@@ -23,7 +24,7 @@ export function auditEntry(facts: AuditFacts, call: AuditedCall, request: Messag
   const context = requestFacts(call.contextValues);
   const { error } = end;
   return {
-    actor: facts.actor ?? call.contextValues.get(kPrincipal)?.name ?? ANONYMOUS_ACTOR,
+    actor: facts.actor ?? call.contextValues.get(kPrincipal)?.name ?? attemptedUser(request) ?? ANONYMOUS_ACTOR,
     action: facts.action,
     severity: facts.severity ?? (error?.code === Code.Internal ? "ERROR" : "INFO"),
     resource: facts.resource ?? (request ? requestResource(call.method.input, request) : ""),
@@ -38,6 +39,16 @@ export function auditEntry(facts: AuditFacts, call: AuditedCall, request: Messag
     response: end.response ? redactedJson(call.method.output, end.response) : "",
     detail: facts.detail,
   };
+}
+
+/**
+ * The user a call without credentials names itself as (a sign-in or a
+ * sign-up refused before its handler ran): users/<login id as typed>, as the
+ * handler records it (contract §8.1).
+ */
+function attemptedUser(request: Message | undefined): string | undefined {
+  const loginId = (request as { loginId?: unknown } | undefined)?.loginId;
+  return typeof loginId === "string" && loginId !== "" ? userName(normalizeLoginId(loginId) ?? loginId) : undefined;
 }
 
 export function connectErrorOf(thrown: unknown, call: AuditedCall): ConnectError {

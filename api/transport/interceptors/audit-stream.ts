@@ -11,6 +11,7 @@ import { requestFacts } from "../context.ts";
 import { readServerStreamRequest } from "../stream-request.ts";
 import type { AuditDeps } from "./audit.ts";
 import { auditEntry, connectErrorOf, type AuditedCall } from "./audit-entry.ts";
+import { undecodableRefusal } from "./audit-undecodable.ts";
 
 type Next = (req: UnaryRequest | StreamRequest) => Promise<UnaryResponse | StreamResponse>;
 type Finish = (error: ConnectError | undefined) => Promise<void>;
@@ -19,9 +20,11 @@ export async function auditServerStream(deps: AuditDeps, action: string, req: St
   const facts = newStreamAudit(action);
   req.contextValues.set(kStreamAudit, facts);
   const { message, req: call } = await readServerStreamRequest(req);
-  const finish: Finish = (error) => recordStreamEnd(deps, facts, req, message, error);
+  const undecodable = undecodableRefusal(req.contextValues);
+  const finish: Finish = (error) => recordStreamEnd(deps, facts, req, undecodable ? undefined : message, error);
   let res: StreamResponse;
   try {
+    if (undecodable) throw undecodable.error;
     res = (await next(call)) as StreamResponse;
   } catch (thrown) {
     await finish(connectErrorOf(thrown, req));

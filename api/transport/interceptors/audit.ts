@@ -4,7 +4,9 @@
 // counted failed sign-in). Records reach the stdout mirror after commit; the
 // mirror never fails the call (shared/audit/stdout-mirror.ts).
 // Server-streaming calls (exports) are recorded when their stream ends
-// (audit-stream.ts).
+// (audit-stream.ts); a request that could not be decoded is recorded as a
+// refusal without a request (audit-undecodable.ts).
+import type { Message } from "@bufbuild/protobuf";
 import { Code, type ConnectError, type Interceptor, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
 import { type AuditPublisher, type AuditRecord, type CallAudit, newCallAudit, recordAudit } from "../../../shared/governance/index.ts";
 import { type Db, type Tx, withTransaction } from "../../../shared/platform/index.ts";
@@ -14,6 +16,7 @@ import { methodOptions } from "../method-options.ts";
 import { isServerStream } from "../stream-request.ts";
 import { auditEntry, connectErrorOf } from "./audit-entry.ts";
 import { auditServerStream } from "./audit-stream.ts";
+import { undecodableRefusal } from "./audit-undecodable.ts";
 
 export interface AuditDeps {
   db: Db;
@@ -31,18 +34,21 @@ export function createAuditInterceptor(deps: AuditDeps): Interceptor {
     const scope = newCallAudit(action);
     req.contextValues.set(kAudit, scope);
     const { logger } = requestFacts(req.contextValues);
+    const undecodable = undecodableRefusal(req.contextValues);
+    const call = undecodable ? () => Promise.reject(undecodable.error) : () => next(req) as Promise<UnaryResponse>;
+    const request = undecodable ? undefined : req.message;
     let records: AuditRecord[] = [];
     let outcome: Outcome;
     try {
       outcome = await withTransaction(deps.db, async (tx) => {
         scope.tx = tx;
-        const result = await runKeepingChanges(() => next(req) as Promise<UnaryResponse>, scope, req);
-        records = await writeRecords(tx, scope, req, result);
+        const result = await runKeepingChanges(call, scope, req);
+        records = await writeRecords(tx, scope, req, request, result);
         return result;
       });
     } catch (thrown) {
       const error = connectErrorOf(thrown, req);
-      records = await recordRefusal(deps.db, scope, req, error);
+      records = await recordRefusal(deps.db, scope, req, request, error);
       await deps.publish(records, logger);
       throw thrown;
     }
@@ -62,19 +68,19 @@ async function runKeepingChanges(call: () => Promise<UnaryResponse>, scope: Call
 }
 
 /** The refusal alone, on its own transaction, after the call's own rolled back. */
-async function recordRefusal(db: Db, scope: CallAudit, req: UnaryRequest, error: ConnectError): Promise<AuditRecord[]> {
+async function recordRefusal(db: Db, scope: CallAudit, req: UnaryRequest, request: Message | undefined, error: ConnectError): Promise<AuditRecord[]> {
   if (error.code === Code.Unavailable) return []; // the store itself is gone: nothing can be written
   try {
-    return await withTransaction(db, (tx) => writeRecords(tx, { ...scope, extra: [] }, req, { error }));
+    return await withTransaction(db, (tx) => writeRecords(tx, { ...scope, extra: [] }, req, request, { error }));
   } catch (recordError) {
     requestFacts(req.contextValues).logger.error({ error: recordError }, "could not record the refused call in the audit log");
     return [];
   }
 }
 
-async function writeRecords(tx: Tx, scope: CallAudit, req: UnaryRequest, outcome: Outcome): Promise<AuditRecord[]> {
+async function writeRecords(tx: Tx, scope: CallAudit, req: UnaryRequest, request: Message | undefined, outcome: Outcome): Promise<AuditRecord[]> {
   const end = "error" in outcome ? { error: outcome.error } : { response: outcome.response.message };
-  const base = auditEntry(scope, req, req.message, end);
+  const base = auditEntry(scope, req, request, end);
   const records = [await recordAudit(tx, base)];
   for (const extra of scope.extra) records.push(await recordAudit(tx, { ...base, request: "", response: "", detail: {}, ...extra }));
   return records;

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { toConnectError } from "../connect-error.ts";
 import { abortWhenClientLeaves, requestContextValues, requestHeaders } from "../context.ts";
 import { sendError, sendFastifyError } from "../error-reply.ts";
+import { decodedRequest } from "../interceptors/audit-undecodable.ts";
 import type { ServerStreamInvoker } from "../invoke-server-stream.ts";
 import type { UnaryCall, UnaryInvoker } from "../invoke-unary.ts";
 import { responseJson, type RestBinding } from "./bindings.ts";
@@ -101,19 +102,22 @@ function streamSignal(reply: FastifyReply, shutdownSignal: AbortSignal): { signa
 function callFacts(binding: RestBinding, req: FastifyRequest, signal: AbortSignal): CallFacts {
   const query = req.query as Record<string, string | string[] | undefined>;
   const form = req.body instanceof FormBody ? req.body.fields : undefined;
-  const message = buildRequestMessage(binding.method.input, {
-    // A form body's fields are read like query parameters.
-    bodyField: form ? "" : binding.bodyField,
-    body: form ? undefined : req.body,
-    query: form ? { ...query, ...form } : query,
-    pathValues: variableValues(binding.compiled, req.params as Record<string, string>),
-  });
+  const contextValues = requestContextValues(req, "rest");
+  const message = decodedRequest(binding.method, contextValues, () =>
+    buildRequestMessage(binding.method.input, {
+      // A form body's fields are read like query parameters.
+      bodyField: form ? "" : binding.bodyField,
+      body: form ? undefined : req.body,
+      query: form ? { ...query, ...form } : query,
+      pathValues: variableValues(binding.compiled, req.params as Record<string, string>),
+    }),
+  );
   return {
     message,
     requestMethod: req.method,
     url: req.url,
     header: requestHeaders(req),
-    contextValues: requestContextValues(req, "rest"),
+    contextValues,
     signal,
     protocolName: "rest",
   };
