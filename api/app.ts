@@ -40,6 +40,7 @@ import { createAclInterceptor, type Authorize } from "./transport/interceptors/a
 import { createAuditInterceptor } from "./transport/interceptors/audit.ts";
 import { createAuthnInterceptor, type Authenticate } from "./transport/interceptors/authn.ts";
 import { errorsInterceptor } from "./transport/interceptors/errors.ts";
+import { logContextInterceptor } from "./transport/interceptors/log-context.ts";
 import { loggingInterceptor } from "./transport/interceptors/logging.ts";
 import { createRateLimitInterceptor } from "./transport/interceptors/rate-limit.ts";
 import { createServerStreamInvoker } from "./transport/invoke-server-stream.ts";
@@ -106,6 +107,7 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
   for (const { service } of registrations) for (const method of service.methods) methodOptions(method); // fail fast on bad options
   const auditMirror = createAuditMirror(deps.settings, deps.auditStdout);
   const interceptors = [
+    logContextInterceptor,
     loggingInterceptor,
     errorsInterceptor,
     createAuthnInterceptor(deps.authenticate ?? sessionAuthenticate(deps.db, deps.settings)),

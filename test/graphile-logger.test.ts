@@ -1,6 +1,6 @@
 // graphile-worker's log lines on the service's logger, as a real runner
 // writes them: its line per job that succeeded is debug, a failed job's line
-// stays an error.
+// stays an error and carries the correlation id of the job's payload.
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
@@ -52,13 +52,14 @@ describe("graphile-worker log lines", () => {
 
   it("writes a job's success as debug and its failure as an error, each with the job", async () => {
     const succeeded = await runner.addJob("succeeds", {});
-    const failed = await runner.addJob("fails", {}, { maxAttempts: 1 });
+    const failed = await runner.addJob("fails", { correlationId: "abc-123" }, { maxAttempts: 1 });
     const lineOf = (prefix: string) => lines.find((line) => String(line.msg).startsWith(prefix));
     const deadline = Date.now() + 10_000;
     while (!(lineOf("Completed task") && lineOf("Failed task")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     assert.deepEqual([...handled].sort(), ["fails", "succeeds"]);
     assert.deepEqual([lineOf("Completed task")?.level, lineOf("Completed task")?.job], ["DEBUG", succeeded.id]);
     assert.deepEqual([lineOf("Failed task")?.level, lineOf("Failed task")?.job], ["ERROR", failed.id]);
+    assert.deepEqual([lineOf("Failed task")?.job_name, lineOf("Failed task")?.correlation_id], ["fails", "abc-123"]);
     assert.equal(lineOf("Worker connected")?.level, "INFO");
   });
 });

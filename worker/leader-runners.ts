@@ -2,9 +2,10 @@
 // schedules the clean-ups, each at most once at a time (job keys); on
 // election and every 15 minutes, a sync of every active instance (§9.3); on
 // election and every 10 s, a pass of the task-run reconciler (§12.6), one at
-// a time.
+// a time. Each run of a runner has a correlation id of its own, on its log
+// lines and on the jobs it enqueues.
 import { enqueueEveryInstanceSync } from "../shared/inventory/index.ts";
-import { addJob, type Logger } from "../shared/platform/index.ts";
+import { addJob, type Logger, withNewCorrelationId } from "../shared/platform/index.ts";
 import { RECONCILE_EVERY_MS, reconcileTaskRuns } from "../shared/change/index.ts";
 import type { TaskDeps } from "./task-list.ts";
 
@@ -17,20 +18,23 @@ export async function startLeaderRunners(deps: TaskDeps, logger: Logger): Promis
   const { db } = deps;
   const once = { jobKeyMode: "unsafe_dedupe" } as const;
   const scheduleCleanup = () =>
-    Promise.all([
-      addJob(db, "maintenance.cleanupJobs", { permafailedOlderThanDays: PERMAFAILED_RETENTION_DAYS }, { ...once, jobKey: "maintenance.cleanupJobs" }),
-      addJob(db, "maintenance.cleanupSignInState", {}, { ...once, jobKey: "maintenance.cleanupSignInState" }),
-    ]).catch((error: unknown) => logger.warn({ error }, "could not schedule the clean-ups"));
-  const scheduleSyncs = () => enqueueEveryInstanceSync(db).catch((error: unknown) => logger.warn({ error }, "could not schedule the instance syncs"));
+    withNewCorrelationId(() =>
+      Promise.all([
+        addJob(db, "maintenance.cleanupJobs", { permafailedOlderThanDays: PERMAFAILED_RETENTION_DAYS }, { ...once, jobKey: "maintenance.cleanupJobs" }),
+        addJob(db, "maintenance.cleanupSignInState", {}, { ...once, jobKey: "maintenance.cleanupSignInState" }),
+      ]).catch((error: unknown) => logger.warn({ error }, "could not schedule the clean-ups")),
+    );
+  const scheduleSyncs = () =>
+    withNewCorrelationId(() => enqueueEveryInstanceSync(db).catch((error: unknown) => logger.warn({ error }, "could not schedule the instance syncs")));
   await scheduleCleanup();
   await scheduleSyncs();
   const timer = setInterval(() => void scheduleCleanup(), CLEANUP_EVERY_MS);
   const syncTimer = setInterval(() => void scheduleSyncs(), INSTANCE_SYNC_EVERY_MS);
   let reconciling: Promise<void> | undefined;
   const reconcile = () => {
-    reconciling ??= reconcileTaskRuns({ ...deps, logger })
-      .catch((error: unknown) => logger.warn({ error }, "task-run reconciler pass failed"))
-      .finally(() => (reconciling = undefined));
+    reconciling ??= withNewCorrelationId(() =>
+      reconcileTaskRuns({ ...deps, logger }).catch((error: unknown) => logger.warn({ error }, "task-run reconciler pass failed")),
+    ).finally(() => (reconciling = undefined));
   };
   reconcile();
   const reconcileTimer = setInterval(reconcile, RECONCILE_EVERY_MS);

@@ -1,6 +1,10 @@
-// The explicit task list: every job of the catalogue and its handler.
-import type { TaskList } from "graphile-worker";
-import type { Db, JobName, Logger, Metrics, SecretBox } from "../shared/platform/index.ts";
+// The explicit task list: every job of the catalogue and its handler, each
+// run under the correlation id its payload carries (the request, job or
+// leader run that enqueued it; a new one when it carries none), so that every
+// line the job logs, and every job it enqueues, carries it (contract §15.5).
+import { randomUUID } from "node:crypto";
+import type { Task, TaskList } from "graphile-worker";
+import { type Db, jobCorrelationId, type JobName, type Logger, type Metrics, type SecretBox, withLogFields } from "../shared/platform/index.ts";
 import type { CancelWatch, LockConnections, RolloutFollowUps } from "../shared/change/index.ts";
 import type { SettingReader } from "../shared/governance/index.ts";
 import { cleanupJobs } from "./tasks/cleanup-jobs.ts";
@@ -28,11 +32,16 @@ export interface WorkerServices {
 }
 
 export function createTaskList(deps: TaskDeps & WorkerServices): TaskList & Record<JobName, unknown> {
-  return {
+  const tasks: Record<JobName, Task> = {
     "maintenance.cleanupJobs": cleanupJobs(deps.db),
     "maintenance.cleanupSignInState": cleanupSignInState(deps.db),
     "instance.sync": syncInstanceTask(deps.db, deps.secrets),
     "plan.check": planCheckTask(deps),
     "taskRun.execute": taskRunExecuteTask(deps),
   };
+  return Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, underItsCorrelationId(task)])) as Record<JobName, Task>;
+}
+
+function underItsCorrelationId(task: Task): Task {
+  return (payload, helpers) => withLogFields({ correlation_id: jobCorrelationId(payload) ?? randomUUID() }, () => task(payload, helpers));
 }

@@ -20,7 +20,7 @@ export {
   unauthenticated,
   unavailable,
 } from "./errors.ts";
-export { type JobName, parseJobPayload, TASK_RUN_JOB_KEY_PREFIX } from "./jobs/catalog.ts";
+export { type JobName, jobCorrelationId, parseJobPayload, TASK_RUN_JOB_KEY_PREFIX } from "./jobs/catalog.ts";
 export { addJob, addKeyedJobs, addKeyedJobsSelected, countJobs, deletePermafailedJobs, keyedJobsAdding } from "./jobs/jobs.store.ts";
 export { PoolPresence, unlockJobsOfGonePools } from "./jobs/pool-presence.store.ts";
 export { type Leadership, startLeaderElection } from "./leader.ts";
@@ -39,6 +39,7 @@ export {
   TARGET_DATABASE_LOCK_CLASS,
   TASK_RUN_LOCK_CLASS,
 } from "./locks.ts";
+export { currentCorrelationId, type LogFields, withLogFields, withNewCorrelationId } from "./log-context.ts";
 export { createLogger, type Logger } from "./logger.ts";
 export { emailConfigured, type Mail, sendMail, type SmtpConfig } from "./mail/mailer.ts";
 export { createMetrics, type Metrics } from "./metrics.ts";

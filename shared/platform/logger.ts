@@ -1,10 +1,12 @@
 // Operational logs (contract §15.5). JSON lines with --enable-json-logging,
-// human-readable lines otherwise, each bounded in size (log-line-bound.ts).
-// Audit records are not written here.
+// human-readable lines otherwise, each bounded in size (log-line-bound.ts),
+// each with the fields of the work at hand (log-context.ts: correlation id,
+// resources). Audit records are not written here.
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pino, stdSerializers, stdTimeFunctions, type DestinationStream, type Logger as PinoLogger } from "pino";
 import pretty from "pino-pretty";
+import { currentLogFields, type LogFields } from "./log-context.ts";
 import { boundedLogLine } from "./log-line-bound.ts";
 
 export type Logger = PinoLogger;
@@ -31,7 +33,10 @@ export function createLogger(options: LoggerOptions): Logger {
   const level = options.debug ? "debug" : "info";
   if (!options.json) {
     const stream = options.destination ?? pretty({ colorize: process.stdout.isTTY, sync: true, ignore: "pid,hostname" });
-    return pino({ level, errorKey: "error", serializers: { error: stdSerializers.err }, hooks: { streamWrite: boundedLogLine } }, stream);
+    return pino(
+      { level, errorKey: "error", serializers: { error: stdSerializers.err }, mixin: (_line, _level, logger) => workFields(logger), hooks: { streamWrite: boundedLogLine } },
+      stream,
+    );
   }
   return pino(
     {
@@ -44,11 +49,24 @@ export function createLogger(options: LoggerOptions): Logger {
         level: (label) => ({ level: LEVEL_LABELS[label] ?? label.toUpperCase() }),
         bindings: () => ({}),
       },
-      mixin: () => ({ source: callSite() }),
+      mixin: (_line, _level, logger) => ({ ...workFields(logger), source: callSite() }),
       hooks: { streamWrite: boundedLogLine },
     },
     options.destination ?? pino.destination({ sync: false }),
   );
+}
+
+/**
+ * The fields of the work at hand that the logger has not bound itself (a
+ * request's logger binds its correlation_id), so that no key is written twice;
+ * a line's own fields win over them.
+ */
+function workFields(logger: PinoLogger): LogFields {
+  const fields = currentLogFields();
+  if (!fields) return {};
+  const bound = (logger as unknown as Record<symbol, string | undefined>)[pino.symbols.chindingsSym];
+  if (!bound) return { ...fields };
+  return Object.fromEntries(Object.entries(fields).filter(([key]) => !bound.includes(`"${key}":`)));
 }
 
 interface Source {

@@ -18,6 +18,20 @@ export const jobCatalog = {
   "taskRun.execute": z.object({ taskRunId: z.number().int().positive() }),
 } as const;
 
+/**
+ * Besides its own fields, every payload may carry the correlation id of the
+ * work that enqueued it (contract §15.5: a request's, a job's, a leader
+ * run's); the worker runs the job under it. The schemas above leave it out.
+ */
+export const CORRELATION_ID_FIELD = "correlationId";
+const carried = z.object({ [CORRELATION_ID_FIELD]: z.string().min(1).max(128) });
+
+/** The correlation id a payload carries, if any. */
+export function jobCorrelationId(payload: unknown): string | undefined {
+  const parsed = carried.safeParse(payload);
+  return parsed.success ? parsed.data[CORRELATION_ID_FIELD] : undefined;
+}
+
 /** A taskRun.execute job's key is this and the run's id: a run has at most one job waiting. */
 export const TASK_RUN_JOB_KEY_PREFIX = "taskRun:";
 

@@ -1,10 +1,12 @@
 // SQL on graphile-worker's tables. Jobs are added with graphile_worker.add_job
 // (add_jobs for several) on the caller's connection, so a job exists exactly
-// when its change commits.
+// when its change commits. Each payload carries the correlation id of the
+// work that adds it (catalog.ts CORRELATION_ID_FIELD), when there is one.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { preparedCommand } from "../db.ts";
-import type { JobName, JobPayload } from "./catalog.ts";
+import { currentCorrelationId } from "../log-context.ts";
+import { CORRELATION_ID_FIELD, type JobName, type JobPayload } from "./catalog.ts";
 
 export interface EnqueueOptions {
   /** Jobs with the same key collapse into one (graphile-worker job_key). */
@@ -20,7 +22,7 @@ export async function addJob<N extends JobName>(db: CommonQueryMethods, name: N,
   await db.query(sql.unsafe`
     select graphile_worker.add_job(
       identifier => ${name},
-      payload => ${sql.jsonb(payload)}::json,
+      payload => ${sql.jsonb({ ...payload, ...correlation() })}::json,
       queue_name => ${options.queueName ?? null},
       run_at => ${options.runAt ? sql.timestamp(options.runAt) : null},
       max_attempts => ${options.maxAttempts ?? null},
@@ -70,7 +72,7 @@ export async function addKeyedJobs<N extends JobName>(
   runAt?: Date,
 ): Promise<void> {
   if (jobs.length === 0) return;
-  const rows = sql.jsonb(jobs.map((j) => ({ payload: j.payload, job_key: j.jobKey })) as never);
+  const rows = sql.jsonb(jobs.map((j) => ({ payload: { ...j.payload, ...correlation() }, job_key: j.jobKey })) as never);
   await db.query(sql.unsafe`${addJobsOf(name, sql.fragment`select * from rows from (jsonb_to_recordset(${rows}) as (payload jsonb, job_key text)) with ordinality as r (payload, job_key, position)`, runAt)}`);
 }
 
@@ -78,13 +80,20 @@ export async function addKeyedJobs<N extends JobName>(
  * graphile_worker.add_jobs over the selected rows, when there are any: the
  * jobs are written set-wise and the workers get one notice, where add_job
  * would write and notify per job. Its job keys replace as add_job's mode
- * 'replace' does (add_job itself calls it so).
+ * 'replace' does (add_job itself calls it so). The correlation id is one
+ * parameter, empty or not, so that a named statement keeps one text.
  */
 function addJobsOf(name: JobName, jobs: FragmentSqlToken, runAt: Date | undefined) {
   return sql.fragment`
     select graphile_worker.add_jobs(specs) from (
-      select array_agg(row(${name}, j.payload::json, null, ${runAt ? sql.timestamp(runAt) : null}::timestamptz, null, j.job_key, null, null)::graphile_worker.job_spec
+      select array_agg(row(${name}, (j.payload::jsonb || ${sql.jsonb(correlation())})::json, null, ${runAt ? sql.timestamp(runAt) : null}::timestamptz, null, j.job_key, null, null)::graphile_worker.job_spec
                        order by j.position) as specs
       from (${jobs}) as j) as s
     where specs is not null`;
+}
+
+/** The payload field of the current correlation id; none outside any work. */
+function correlation(): { [CORRELATION_ID_FIELD]?: string } {
+  const correlationId = currentCorrelationId();
+  return correlationId === undefined ? {} : { [CORRELATION_ID_FIELD]: correlationId };
 }

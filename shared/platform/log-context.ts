@@ -1,0 +1,44 @@
+// The fields of the work at hand (contract §15.5): the correlation id of the
+// request, job or leader run, and the resources it concerns, under the
+// contract's names. Work runs inside withLogFields; every log line made
+// during it carries the fields (logger.ts), every job it enqueues carries
+// the correlation id (jobs/jobs.store.ts), and so do the task run log
+// entries it writes. Async work started inside keeps them.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+
+export interface LogFields {
+  correlation_id?: string;
+  /** users/<login_id>, or "system" for the service's own moves. */
+  actor?: string;
+  /** Resource names: projects/<p>/rollouts/<r>/tasks/<t>[/taskRuns/<id>], projects/<p>/plans/<id>, … */
+  task?: string;
+  task_run?: string;
+  plan?: string;
+  issue?: string;
+  rollout?: string;
+  /** instances/<id> */
+  instance?: string;
+}
+
+const storage = new AsyncLocalStorage<Readonly<LogFields>>();
+
+/** Runs `work` with these fields over the current ones (fields left undefined keep the current value). */
+export function withLogFields<T>(fields: LogFields, work: () => T): T {
+  const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  return storage.run({ ...storage.getStore(), ...defined }, work);
+}
+
+/** Runs `work` under a correlation id of its own: background work that no request asked for (a leader's periodic run). */
+export function withNewCorrelationId<T>(work: () => T): T {
+  return withLogFields({ correlation_id: randomUUID() }, work);
+}
+
+/** The fields of the work at hand; undefined outside any. */
+export function currentLogFields(): Readonly<LogFields> | undefined {
+  return storage.getStore();
+}
+
+export function currentCorrelationId(): string | undefined {
+  return storage.getStore()?.correlation_id;
+}
