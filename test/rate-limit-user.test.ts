@@ -2,7 +2,7 @@
 // signed-in user on every RPC but sign-in, in every API form; the 6th call of
 // a user limited to 5 answers 429 / resource_exhausted with Retry-After. Also
 // the flag, and the in-process sliding window itself. Across replicas:
-// rate-limit-shared.test.ts.
+// rate-limit-shared.test.ts and replicas.test.ts.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
