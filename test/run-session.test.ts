@@ -41,6 +41,8 @@ describe("a task run's target session", () => {
       taskId: 1,
       projectId: "p",
       rolloutId: "r",
+      planId: "1",
+      issueId: undefined,
       firstStatement: 0,
       creator: "users/someone",
       stageId: "s",

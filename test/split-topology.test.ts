@@ -1,7 +1,9 @@
 // The split topology as it runs in production: a real API process and a real
 // worker process on one store. Both are scraped (contract §15.3: the job
-// metrics come from the worker, which serves its own ops port), the worker's
-// /readyz turns 503 while it drains (§15.2).
+// metrics come from the worker, which serves its own ops port); a request's
+// correlation id is followed from the API's log lines into the worker's job
+// lines and the task run's log (§15.5); the worker's /readyz turns 503 while
+// it drains (§15.2).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
@@ -78,6 +80,49 @@ describe("split topology: an API process and a worker process", () => {
       assert.equal(typeof sample(metrics, "process_resident_memory_bytes"), "number");
     }
     assert.ok(apiMetrics.includes("http_requests_total{"), "the API counts its requests");
+  });
+
+  it("carries a request's correlation id into its jobs: the API's lines, every line of the jobs' work in the worker, the task run's log", TEST_TIMEOUT, async () => {
+    const correlated = { "x-correlation-id": "abc-123" };
+    const { plan, issue, rollout } = await change("Correlated rows", "insert into item values (2);\ninsert into item values (3), (4);", correlated);
+    await eventually(async () => (await rolloutState(rollout)) === "DONE", 30_000);
+    const task = await firstTask(rollout);
+    const taskRun = String(task.latestTaskRun);
+
+    const apiRpcs = api.logs.filter((l) => l.json?.correlation_id === "abc-123" && l.json.msg === "rpc done").map((l) => l.json!.rpc);
+    assert.deepEqual(apiRpcs.filter((rpc) => /CreatePlan|CreateIssue/.test(String(rpc))), ["svc.v1.PlanService/CreatePlan", "svc.v1.IssueService/CreateIssue"]);
+
+    const workerLines = worker.logs.flatMap((l) => (l.json ? [l.json] : []));
+    const ofThePlan = workerLines.filter((l) => l.plan === plan);
+    const checkEnd = ofThePlan.find((l) => l.msg === "plan check run ended");
+    assert.ok(checkEnd, `no plan check line for ${plan}:\n${worker.output()}`);
+    assert.equal(checkEnd.status, "DONE");
+    assert.equal(typeof checkEnd.duration_ms, "number");
+    const ofTheRun = workerLines.filter((l) => l.task_run === taskRun);
+    assert.deepEqual(
+      ofTheRun.map((l) => l.msg),
+      ["task run started", "statement executed", "statement executed", "task run ended"],
+      worker.output(),
+    );
+    for (const line of [...ofThePlan, ...ofTheRun]) assert.equal(line.correlation_id, "abc-123", JSON.stringify(line));
+    for (const line of ofTheRun) {
+      assert.deepEqual(
+        [line.task, line.rollout, line.plan, line.issue, line.instance, line.actor],
+        [task.name, rollout, plan, issue, "instances/split-pg", "users/admin"],
+        JSON.stringify(line),
+      );
+    }
+    const statements = ofTheRun.filter((l) => l.msg === "statement executed");
+    assert.deepEqual(statements.map((l) => [l.statement_number, l.rows_affected]), [[1, 1], [2, 2]]);
+    for (const line of statements) assert.equal(typeof line.duration_ms, "number");
+    const end = ofTheRun.at(-1)!;
+    assert.deepEqual([end.state, end.rows_affected], ["DONE", 3]);
+
+    const log = await ok("GET", `/v1/${taskRun}/log`);
+    assert.deepEqual((log.entries as Json[]).map((e) => [e.statement.trim(), e.correlationId]), [
+      ["insert into item values (2)", "abc-123"],
+      ["insert into item values (3), (4)", "abc-123"],
+    ]);
   });
 
   it("the worker's /readyz answers 200, then 503 while it drains a running task run, and it exits 0 once the run is done", TEST_TIMEOUT, async () => {

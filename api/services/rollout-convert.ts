@@ -92,5 +92,6 @@ export function toLogEntry(entry: LogRow): TaskRunLogEntry {
     rowsAffected: BigInt(entry.rowsAffected),
     durationMs: entry.durationMs,
     error: entry.error,
+    correlationId: entry.correlationId,
   });
 }

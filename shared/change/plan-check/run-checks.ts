@@ -2,14 +2,17 @@
 // of every spec, within the run's 10-minute limit. The run ends DONE, or
 // FAILED when a target could not be checked or the limit passed; a run
 // cancelled or superseded meanwhile is left as it is (its results dropped).
+// Its work logs under its plan's name, and its end with status and duration.
 import type { CommonQueryMethods } from "slonik";
-import { formatDuration, type Logger, type Metrics } from "../../platform/index.ts";
+import { formatDuration, type Logger, type Metrics, withLogFields } from "../../platform/index.ts";
 import { checksFinished } from "../pipeline/checks.ts";
+import { planName } from "../plan/plan-names.ts";
 import { findPlan } from "../plan/plan.store.ts";
 import { effectiveRules } from "../review/review.ts";
 import { type Environment, readEnvironments, type SettingReader } from "../../governance/index.ts";
 import type { CheckResult } from "./check-result.ts";
 import { findRunById, finishRun, isRunRunning, type CheckRunRow } from "./check-run.store.ts";
+import { checkRunName } from "./check-runs.ts";
 import { checkTarget, preambleOf, type CheckTarget } from "./check-target.ts";
 
 export interface CheckRunDeps {
@@ -28,6 +31,10 @@ const TIME_LIMIT_MS = 10 * 60 * 1000;
 export async function executeCheckRun(deps: CheckRunDeps, runId: number): Promise<void> {
   const run = await findRunById(deps.db, runId);
   if (run?.status !== "RUNNING") return;
+  await withLogFields({ plan: planName({ projectId: run.projectId, id: run.planId }) }, () => checkWithinLimit(deps, run));
+}
+
+async function checkWithinLimit(deps: CheckRunDeps, run: CheckRunRow): Promise<void> {
   const started = performance.now();
   const limitMs = deps.timeLimitMs ?? TIME_LIMIT_MS;
   let timer: NodeJS.Timeout | undefined;
@@ -38,7 +45,10 @@ export async function executeCheckRun(deps: CheckRunDeps, runId: number): Promis
     const outcome = await Promise.race([checkAll(deps, run), limit]);
     const status = outcome.failure ? "FAILED" : "DONE";
     const finished = outcome.canceled ? false : await finishAndApprove(deps.db, run, status, outcome);
-    deps.metrics.planCheckRunDuration.observe({ status: finished ? status : "CANCELED" }, (performance.now() - started) / 1000);
+    const seconds = (performance.now() - started) / 1000;
+    const ended = { status: finished ? status : "CANCELED", duration_ms: Math.round(seconds * 1000) };
+    deps.metrics.planCheckRunDuration.observe({ status: ended.status }, seconds);
+    deps.logger.info({ ...ended, plan_check_run: checkRunName(run), results: outcome.results.length, failure: outcome.failure }, "plan check run ended");
   } finally {
     clearTimeout(timer);
   }

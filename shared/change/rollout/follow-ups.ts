@@ -13,7 +13,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db, Logger } from "../../platform/index.ts";
 import { followUpRollout } from "../pipeline/progress.ts";
-import type { RolloutRef } from "./rollout-names.ts";
+import { rolloutName, type RolloutRef } from "./rollout-names.ts";
 import { announceRunChange } from "../pipeline/task-runs.ts";
 
 /** The least time from the start of one follow-up of a rollout to the start of the next. */
@@ -87,7 +87,7 @@ export class RolloutFollowUps {
       if (batch.actor === undefined) await announceRunChange(this.db, batch.ref);
       else await followUpRollout(this.db, batch.ref, batch.actor, batch.settledStageIds);
     } catch (error) {
-      this.logger.warn({ error, rollout: batch.ref }, "could not follow up a rollout after its task runs; the reconciler will");
+      this.logger.warn({ error, rollout: rolloutName(batch.ref) }, "could not follow up a rollout after its task runs; the reconciler will");
     }
   }
 }

@@ -20,7 +20,7 @@ export function createCancelWatch(url: string, db: CommonQueryMethods, logger: L
   const check = async (runId: number) => {
     const onCancel = watched.get(runId);
     if (!onCancel) return;
-    const reason = await findCancelReason(db, runId).catch((error: unknown) => logger.warn({ error, runId }, "could not read a task run's cancel request"));
+    const reason = await findCancelReason(db, runId).catch((error: unknown) => logger.warn({ error, task_run_id: runId }, "could not read a task run's cancel request"));
     if (reason === undefined || watched.get(runId) !== onCancel) return;
     watched.delete(runId);
     onCancel(reason);

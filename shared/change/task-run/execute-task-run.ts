@@ -10,8 +10,9 @@
 // reaches the target through the process's cancel watch. If the lock
 // connection is lost the worker stops the script (the reconciler may take the
 // run over). A worker shutting down lets its running scripts go on; one still
-// running when the process exits is settled by the reconciler.
-import type { Db, Logger, Metrics, SecretBox } from "../../platform/index.ts";
+// running when the process exits is settled by the reconciler. Its work logs
+// under the run's resources (run-logging.ts).
+import { type Db, type Logger, type Metrics, type SecretBox, withLogFields } from "../../platform/index.ts";
 import { errorMessage, type ExecuteOutcome, type StatementLog } from "../../inventory/index.ts";
 import type { RolloutFollowUps } from "../rollout/follow-ups.ts";
 import type { RunOutcome } from "../pipeline/task-runs.ts";
@@ -21,7 +22,8 @@ import { isSuspension } from "./cancel.ts";
 import type { CancelWatch } from "./cancel-watch.ts";
 import { claimTaskRun } from "./claim-task-run.ts";
 import { doneDetail, failedDetail, stoppedDetail, type ScriptEnd } from "./run-detail.ts";
-import { RunLocks, type ExecutableRun, type LockConnections } from "./run-locks.store.ts";
+import { logRunEnd, logRunStart, logStatement, runLogFields } from "./run-logging.ts";
+import { RunLocks, type ExecutableRun, type LockConnections, type LockedRun } from "./run-locks.store.ts";
 import { RunSession } from "./run-session.ts";
 import { countSettled, settleRun } from "./settle-run.ts";
 import { findCancelReason, recordRunSession } from "./store/run-execution.store.ts";
@@ -55,31 +57,47 @@ export async function executeTaskRun(deps: ExecutionDeps, runId: number): Promis
   try {
     const locked = await locks.tryLockPendingRun(runId);
     if (!locked) return;
-    const session = new RunSession(deps.secrets, locked.run);
-    try {
-      const claim = await claimTaskRun(deps.db, deps.settings, runId, locked.targetLocked, () => session.open());
-      if (claim.kind === "started") deps.followUps.afterStart({ projectId: locked.run.projectId, id: locked.run.rolloutId });
-      if (claim.kind === "waiting") deps.logger.debug({ runId, reason: claim.reason }, "task run waits");
-      if (claim.kind !== "started") return;
-      await runClaimed(deps, locks, locked.run, session, AbortSignal.any([stop.signal, lost.signal])); // a lost lock stops the script like a cancel
-      settled = true;
-    } finally {
-      await session.close();
-    }
+    // A lost lock stops the script like a cancel.
+    settled = await withLogFields(runLogFields(locked.run), () => claimAndRun(deps, locks, locked, AbortSignal.any([stop.signal, lost.signal])));
   } finally {
     unwatch();
     await locks.close(settled);
   }
 }
 
+/** Claims the locked run and, once it started, runs and settles it; answers whether it was settled. */
+async function claimAndRun(deps: ExecutionDeps, locks: RunLocks, locked: LockedRun, stop: AbortSignal): Promise<boolean> {
+  const { run } = locked;
+  const session = new RunSession(deps.secrets, run);
+  try {
+    const claim = await claimTaskRun(deps.db, deps.settings, run.id, locked.targetLocked, () => session.open());
+    if (claim.kind === "started") deps.followUps.afterStart({ projectId: run.projectId, id: run.rolloutId });
+    if (claim.kind === "waiting") deps.logger.debug({ reason: claim.reason }, "task run waits");
+    if (claim.kind !== "started") return false;
+    await runClaimed(deps, locks, run, session, stop);
+    return true;
+  } finally {
+    await session.close();
+  }
+}
+
 /** `stop` aborts when the run is asked to stop or its locks are lost. */
 async function runClaimed(deps: ExecutionDeps, locks: RunLocks, run: ExecutableRun, session: RunSession, stop: AbortSignal): Promise<void> {
+  const startedAt = performance.now();
+  logRunStart(deps.logger, run);
   const decision: ReleaseGateDecision = run.releaseFile ? await releaseGate(deps.db, { ...run, releaseFile: run.releaseFile }) : { kind: "apply" };
-  if (decision.kind === "skip") return settle(deps, locks, run, { state: "DONE", detail: decision.reason, skipTask: decision.reason }, false);
-  if (decision.kind === "refuse") return settle(deps, locks, run, { state: "FAILED", detail: `not run: ${decision.message}`, error: decision.message }, false);
+  if (decision.kind !== "apply") {
+    const outcome: RunOutcome =
+      decision.kind === "skip"
+        ? { state: "DONE", detail: decision.reason, skipTask: decision.reason }
+        : { state: "FAILED", detail: `not run: ${decision.message}`, error: decision.message };
+    await settle(deps, locks, run, outcome, false);
+    return logRunEnd(deps.logger, outcome, startedAt);
+  }
   const log = new TaskRunLogWriter(deps.db, run.id);
   const outcome = await executeOnTarget(deps, run, session, log, stop);
   await settle(deps, locks, run, outcome, true, log.takeRest());
+  logRunEnd(deps.logger, outcome, startedAt);
 }
 
 /**
@@ -94,11 +112,11 @@ async function settle(deps: ExecutionDeps, locks: RunLocks, run: ExecutableRun, 
       if (await settleRun(deps.db, run, outcome, applied, logRest)) {
         countSettled(deps.metrics, outcome);
         deps.followUps.afterEnd({ projectId: run.projectId, id: run.rolloutId }, run.creator, run.stageId);
-      } else deps.logger.warn({ runId: run.id }, "task run had been settled meanwhile (its lock was lost); this worker's outcome is dropped");
+      } else deps.logger.warn("task run had been settled meanwhile (its lock was lost); this worker's outcome is dropped");
       return;
     } catch (error) {
       if (attempt >= SETTLE_ATTEMPTS) throw error;
-      deps.logger.warn({ error, runId: run.id, attempt }, "could not settle the task run; retrying");
+      deps.logger.warn({ error, attempt }, "could not settle the task run; retrying");
       await new Promise((resolve) => setTimeout(resolve, SETTLE_RETRY_MS * 2 ** (attempt - 1)));
     }
   }
@@ -117,7 +135,10 @@ async function executeOnTarget(deps: ExecutionDeps, run: ExecutableRun, session:
         log.eachAtOnce = !inTransaction;
         await recordRunSession(deps.db, run.id, target, inTransaction);
       },
-      onStatement: (entry) => log.add(entry),
+      onStatement: (entry) => {
+        logStatement(deps.logger, entry);
+        return log.add(entry);
+      },
     });
     return await outcomeOf(deps, run, result);
   } catch (error) {

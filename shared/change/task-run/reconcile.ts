@@ -31,6 +31,7 @@ import { findLostRun, type LostRun } from "./store/run-execution.store.ts";
 import { nextUnloggedStatement } from "./store/task-run-log.store.ts";
 import { runningRunIds } from "./store/task-run.store.ts";
 import { followUpRollout } from "../pipeline/progress.ts";
+import { rolloutName, taskRunName } from "../rollout/rollout-names.ts";
 import { runningRollouts } from "../rollout/rollout.store.ts";
 
 export interface ReconcileDeps {
@@ -48,16 +49,16 @@ const ORPHANED_JOB_GRACE_SECONDS = 15;
 
 export async function reconcileTaskRuns(deps: ReconcileDeps): Promise<void> {
   for (const runId of await runningRunIds(deps.db)) {
-    await settleIfLost(deps, runId).catch((error: unknown) => deps.logger.warn({ error, runId }, "could not settle a task run that lost its worker"));
+    await settleIfLost(deps, runId).catch((error: unknown) => deps.logger.warn({ error, task_run_id: runId }, "could not settle a task run that lost its worker"));
   }
   // A worker that died between settling a run and following up its rollout left the rollout behind.
   for (const rollout of await runningRollouts(deps.db)) {
-    await followUpRollout(deps.db, rollout, "system").catch((error: unknown) => deps.logger.warn({ error, rollout }, "could not follow up a rollout"));
+    await followUpRollout(deps.db, rollout, "system").catch((error: unknown) => deps.logger.warn({ error, rollout: rolloutName(rollout) }, "could not follow up a rollout"));
   }
   const gone = await unlockJobsOfGonePools(deps.db);
   if (gone.length > 0) deps.logger.warn({ pools: gone }, "unlocked the jobs of worker pools that are gone");
   const orphaned = await dropOrphanedRunJobs(deps.db, ORPHANED_JOB_GRACE_SECONDS);
-  if (orphaned.length > 0) deps.logger.warn({ runs: orphaned }, "dropped the locked jobs of task runs that nobody executes");
+  if (orphaned.length > 0) deps.logger.warn({ task_run_ids: orphaned }, "dropped the locked jobs of task runs that nobody executes");
   // While the emergency pause is on no run may start; lifting it dispatches every PENDING run.
   if ((await emergencyPauseReason(storedSettings(deps.db))) !== undefined) return;
   const stranded = await findStrandedRuns(deps.db, STRANDED_BATCH);
@@ -65,7 +66,7 @@ export async function reconcileTaskRuns(deps: ReconcileDeps): Promise<void> {
   await withTransaction(deps.db, async (tx) => {
     for (const run of stranded) await enqueueTaskRun(tx, run.id, run.runAt);
   });
-  deps.logger.info({ runs: stranded.map((r) => r.id) }, "dispatched PENDING task runs that had no job");
+  deps.logger.info({ task_run_ids: stranded.map((r) => r.id) }, "dispatched PENDING task runs that had no job");
 }
 
 async function settleIfLost(deps: ReconcileDeps, runId: number): Promise<void> {
@@ -79,8 +80,9 @@ async function settleIfLost(deps: ReconcileDeps, runId: number): Promise<void> {
   });
   if (!settled || !outcome) return;
   countSettled(deps.metrics, outcome);
-  await followUpRollout(deps.db, { projectId: settled.projectId, id: settled.rolloutId }, "system");
-  deps.logger.warn({ runId, state: outcome.state, detail: outcome.detail }, "settled a task run that lost its worker");
+  const rollout = { projectId: settled.projectId, id: settled.rolloutId };
+  await followUpRollout(deps.db, rollout, "system");
+  deps.logger.warn({ task_run: taskRunName(rollout, settled.taskId, settled.id), state: outcome.state, detail: outcome.detail }, "settled a task run that lost its worker");
 }
 
 async function lostRunOutcome(deps: ReconcileDeps, db: CommonQueryMethods, run: LostRun): Promise<RunOutcome> {

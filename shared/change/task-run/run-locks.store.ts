@@ -18,6 +18,8 @@ const executableRun = z
     task_id: z.coerce.number(),
     project_id: z.string(),
     rollout_id: z.string(),
+    plan_id: z.string(),
+    issue_id: z.string().nullable(),
     first_statement: z.number(),
     creator: z.string(),
     stage_id: z.string(),
@@ -38,6 +40,8 @@ const executableRun = z
     taskId: r.task_id,
     projectId: r.project_id,
     rolloutId: r.rollout_id,
+    planId: r.plan_id,
+    issueId: r.issue_id ?? undefined,
     firstStatement: r.first_statement,
     creator: r.creator,
     stageId: r.stage_id,
@@ -178,10 +182,11 @@ export class RunLocks {
       text: `with ended_run_released as materialized (select pg_advisory_unlock_all())
              select case when pg_try_advisory_lock($1, $2) then pg_try_advisory_lock($3, hashtext(run.instance_id || '/' || run.database_name)) end as target_locked,
                to_jsonb(run) as run
-             from ended_run_released, (select r.id, r.task_id, r.project_id, r.rollout_id, r.first_statement, r.creator, t.stage_id, t.instance_id, t.database_name,
-                          t.type, t.statement, t.release_file, p.lock_timeout_ms, p.statement_timeout_ms, p.parallel_tasks_per_rollout > 0 as slots_limited,
-                          i.engine, i.state as instance_state, i.data_sources
+             from ended_run_released, (select r.id, r.task_id, r.project_id, r.rollout_id, ro.plan_id, ro.issue_id, r.first_statement, r.creator, t.stage_id,
+                          t.instance_id, t.database_name, t.type, t.statement, t.release_file, p.lock_timeout_ms, p.statement_timeout_ms,
+                          p.parallel_tasks_per_rollout > 0 as slots_limited, i.engine, i.state as instance_state, i.data_sources
                    from task_run r join task t on t.id = r.task_id join project p on p.id = r.project_id join instance i on i.id = t.instance_id
+                     join rollout ro on ro.project_id = r.project_id and ro.id = r.rollout_id
                    where r.id = $4 and r.state = 'PENDING') as run`,
       values: [TASK_RUN_LOCK_CLASS, runId % RUN_KEY_MODULUS, TARGET_DATABASE_LOCK_CLASS, runId],
     });

@@ -1,8 +1,9 @@
 // SQL on task_run_log (contract §12.1, §12.4): each statement's entry, at
-// the statement's index in the script, written in batches.
+// the statement's index in the script, written in batches, with the
+// correlation id of the work writing it (§15.5).
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import { preparedCommand } from "../../../platform/index.ts";
+import { currentCorrelationId, preparedCommand } from "../../../platform/index.ts";
 import type { StatementLog } from "../../../inventory/index.ts";
 
 export async function insertLogEntries(db: CommonQueryMethods, runId: number, entries: readonly StatementLog[]): Promise<void> {
@@ -14,8 +15,8 @@ export async function insertLogEntries(db: CommonQueryMethods, runId: number, en
 export function logEntriesInsert(runId: number, entries: readonly StatementLog[]): FragmentSqlToken {
   const column = <T>(pick: (e: StatementLog) => T) => entries.map(pick);
   return sql.fragment`
-    insert into task_run_log (task_run_id, position, time, statement, rows_affected, duration_ms, error)
-    select ${runId}, e.position, e.time, e.statement, e.rows_affected, e.duration_ms, e.error
+    insert into task_run_log (task_run_id, position, time, statement, rows_affected, duration_ms, error, correlation_id)
+    select ${runId}, e.position, e.time, e.statement, e.rows_affected, e.duration_ms, e.error, ${currentCorrelationId() ?? ""}
     from unnest(
       ${sql.array(column((e) => e.index), "int4")}, ${sql.array(column((e) => e.time.toISOString()), "timestamptz")},
       ${sql.array(column((e) => e.statement), "text")}, ${sql.array(column((e) => e.rowsAffected), "int8")},
@@ -38,12 +39,20 @@ const logEntry = z
     rows_affected: z.coerce.number(),
     duration_ms: z.number(),
     error: z.string(),
+    correlation_id: z.string(),
   })
-  .transform((r) => ({ time: r.time, statement: r.statement, rowsAffected: r.rows_affected, durationMs: r.duration_ms, error: r.error }));
+  .transform((r) => ({
+    time: r.time,
+    statement: r.statement,
+    rowsAffected: r.rows_affected,
+    durationMs: r.duration_ms,
+    error: r.error,
+    correlationId: r.correlation_id,
+  }));
 
 export type TaskRunLogEntry = z.infer<typeof logEntry>;
 
 export async function findTaskRunLog(db: CommonQueryMethods, runId: number): Promise<readonly TaskRunLogEntry[]> {
   return db.any(sql.type(logEntry)`
-    select time, statement, rows_affected, duration_ms, error from task_run_log where task_run_id = ${runId} order by position`);
+    select time, statement, rows_affected, duration_ms, error, correlation_id from task_run_log where task_run_id = ${runId} order by position`);
 }
