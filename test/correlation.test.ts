@@ -10,7 +10,7 @@ import { sql } from "slonik";
 import { z } from "zod";
 import { createDb, type Db } from "../shared/platform/db.ts";
 import { addJob, addKeyedJobs, addKeyedJobsSelected } from "../shared/platform/jobs/jobs.store.ts";
-import { withLogFields, withNewCorrelationId } from "../shared/platform/log-context.ts";
+import { addLogFields, withLogFields, withNewCorrelationId } from "../shared/platform/log-context.ts";
 import { createLogger } from "../shared/platform/logger.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
 import { quietLogger } from "./helpers/logger.ts";
@@ -49,6 +49,28 @@ describe("log lines of the work at hand", () => {
       assert.equal(lines[0]!.match(/correlation_id/g)?.length, 1, lines[0]);
       assert.match(lines[0]!, /users\/alice/);
     }
+  });
+
+  it("gain the fields added during the work for the rest of it (an API call's caller once authenticated), and nothing outside", async () => {
+    const { lines, logger } = capture(true);
+    addLogFields({ actor: "users/nobody" });
+    await withLogFields({ correlation_id: "req-8" }, async () => {
+      logger.info("before sign-in");
+      await withLogFields({ plan: "projects/p/plans/2" }, async () => addLogFields({ task: "projects/p/rollouts/1/tasks/1" }));
+      addLogFields({ actor: "users/alice" });
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      logger.info("after sign-in");
+    });
+    logger.info("after the work");
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepEqual(
+      parsed.map((line) => [line.msg, line.correlation_id, line.actor, line.task]),
+      [
+        ["before sign-in", "req-8", undefined, undefined],
+        ["after sign-in", "req-8", "users/alice", undefined],
+        ["after the work", undefined, undefined, undefined],
+      ],
+    );
   });
 
   it("get a new correlation id for each background run", () => {

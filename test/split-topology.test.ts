@@ -89,8 +89,11 @@ describe("split topology: an API process and a worker process", () => {
     const task = await firstTask(rollout);
     const taskRun = String(task.latestTaskRun);
 
-    const apiRpcs = api.logs.filter((l) => l.json?.correlation_id === "abc-123" && l.json.msg === "rpc done").map((l) => l.json!.rpc);
-    assert.deepEqual(apiRpcs.filter((rpc) => /CreatePlan|CreateIssue/.test(String(rpc))), ["svc.v1.PlanService/CreatePlan", "svc.v1.IssueService/CreateIssue"]);
+    const apiRpcs = api.logs.filter((l) => l.json?.correlation_id === "abc-123" && l.json.msg === "rpc done").map((l) => [l.json!.rpc, l.json!.actor]);
+    assert.deepEqual(apiRpcs.filter(([rpc]) => /CreatePlan|CreateIssue/.test(String(rpc))), [
+      ["svc.v1.PlanService/CreatePlan", "users/admin"],
+      ["svc.v1.IssueService/CreateIssue", "users/admin"],
+    ]);
 
     const workerLines = worker.logs.flatMap((l) => (l.json ? [l.json] : []));
     const ofThePlan = workerLines.filter((l) => l.plan === plan);

@@ -39,7 +39,7 @@ export {
   TARGET_DATABASE_LOCK_CLASS,
   TASK_RUN_LOCK_CLASS,
 } from "./locks.ts";
-export { currentCorrelationId, type LogFields, withLogFields, withNewCorrelationId } from "./log-context.ts";
+export { addLogFields, currentCorrelationId, type LogFields, withLogFields, withNewCorrelationId } from "./log-context.ts";
 export { createLogger, type Logger } from "./logger.ts";
 export { emailConfigured, type Mail, sendMail, type SmtpConfig } from "./mail/mailer.ts";
 export { createMetrics, type Metrics } from "./metrics.ts";

@@ -21,12 +21,21 @@ export interface LogFields {
   instance?: string;
 }
 
-const storage = new AsyncLocalStorage<Readonly<LogFields>>();
+const storage = new AsyncLocalStorage<LogFields>();
 
 /** Runs `work` with these fields over the current ones (fields left undefined keep the current value). */
 export function withLogFields<T>(fields: LogFields, work: () => T): T {
-  const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-  return storage.run({ ...storage.getStore(), ...defined }, work);
+  return storage.run({ ...storage.getStore(), ...defined(fields) }, work);
+}
+
+/** Adds fields to the work at hand for the rest of it (an API call learns its caller once authenticated); none outside any work. */
+export function addLogFields(fields: LogFields): void {
+  const current = storage.getStore();
+  if (current) Object.assign(current, defined(fields));
+}
+
+function defined(fields: LogFields): LogFields {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
 /** Runs `work` under a correlation id of its own: background work that no request asked for (a leader's periodic run). */

@@ -4,6 +4,7 @@
 // refused later, by the ACL hook, so that the audit hook records the refusal.
 import { Code, ConnectError, createContextKey, type HandlerContext, type Interceptor } from "@connectrpc/connect";
 import type { Principal } from "../../../shared/identity/index.ts";
+import { addLogFields } from "../../../shared/platform/index.ts";
 import { requestFacts, type RequestFacts } from "../context.ts";
 import { ACCESS_COOKIE, cookieValue } from "../cookies.ts";
 import { methodOptions } from "../method-options.ts";
@@ -31,7 +32,10 @@ export function createAuthnInterceptor(authenticate: Authenticate): Interceptor 
     // the credential grants nothing until the password is changed or the
     // second factor enrolled.
     const restricted = principal?.restriction !== undefined && !allowWithPendingReset;
-    if (principal && !(restricted && access.kind === "public")) req.contextValues.set(kPrincipal, principal);
+    if (principal && !(restricted && access.kind === "public")) {
+      req.contextValues.set(kPrincipal, principal);
+      addLogFields({ actor: principal.name }); // on the call's lines from here on, "rpc done" included (contract §15.5)
+    }
     return next(req);
   };
 }
