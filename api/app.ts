@@ -40,6 +40,7 @@ import { createAclInterceptor, type Authorize } from "./transport/interceptors/a
 import { createAuditInterceptor } from "./transport/interceptors/audit.ts";
 import { createAuthnInterceptor, type Authenticate } from "./transport/interceptors/authn.ts";
 import { errorsInterceptor } from "./transport/interceptors/errors.ts";
+import { inputCheckInterceptor } from "./transport/interceptors/input-check.ts";
 import { logContextInterceptor } from "./transport/interceptors/log-context.ts";
 import { loggingInterceptor } from "./transport/interceptors/logging.ts";
 import { createRateLimitInterceptor } from "./transport/interceptors/rate-limit.ts";
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
     createAuthnInterceptor(deps.authenticate ?? sessionAuthenticate(deps.db, deps.settings)),
     createRateLimitInterceptor({ perMinute: deps.config.rateLimitPerUser, db: deps.sideDb, logger: deps.logger }),
     createAuditInterceptor({ db: deps.db, publish: auditMirror }),
+    inputCheckInterceptor,
     createAclInterceptor(deps.authorize ?? iamAuthorize(deps.db)),
   ];
   const invoke = createUnaryInvoker(registrations, interceptors);

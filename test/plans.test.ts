@@ -71,7 +71,7 @@ describe("plans", () => {
     const cases: [Partial<Plan>, RegExp][] = [
       [{ specs: [spec("select 1", [OTHER_DB])] }, /target instances\/pg-one\/databases\/other belongs to projects\/beta, not to projects\/alpha/],
       [{ specs: [spec("select 1", ["instances/pg-one/databases/nope"])] }, /target instances\/pg-one\/databases\/nope is not an active database/],
-      [{ specs: [spec("x".repeat(2 * 1024 * 1024 + 1))] }, /plan\.specs\[0\]\.change_database_config\.statement: is larger than 2 MiB/],
+      [{ specs: [spec("x".repeat(2 * 1024 * 1024 + 1))] }, /plan\.specs\[0\]\.change_database_config\.statement: too long: 2097153 bytes, at most 2097152 accepted/],
       [{ specs: [spec("select 1", ["databases/app"])] }, /plan\.specs\[0\]\.change_database_config\.targets\[0\]/],
       [{ specs: [] }, /plan\.specs: a plan needs at least one spec/],
       [{ specs: [{ id: "a", ...spec("select 1") }, { id: "a", ...spec("select 2") }] }, /plan\.specs\[1\]\.id: "a" is used by another spec/],

@@ -100,7 +100,7 @@ describe("releases", () => {
       [{ files: [file("")] }, /^release\.files\[0\]\.version: "" is not a valid version/],
       [{ files: [file("1"), { ...file("2"), path: " " }] }, /^release\.files\[1\]\.path: is required$/],
       [{ files: [file("1", "  ")] }, /^release\.files\[0\]\.statement: is required$/],
-      [{ files: [file("1", "x".repeat(2 * 1024 * 1024 + 1))] }, /^release\.files\[0\]\.statement: is larger than 2 MiB$/],
+      [{ files: [file("1", "x".repeat(2 * 1024 * 1024 + 1))] }, /^release\.files\[0\]\.statement: too long: 2097153 bytes, at most 2097152 accepted$/],
       [{ files: [] }, /^release\.files: a release needs at least one file$/],
     ];
     for (const [body, message] of cases) {
