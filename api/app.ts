@@ -49,6 +49,7 @@ import { createUnaryInvoker } from "./transport/invoke-unary.ts";
 import { methodOptions } from "./transport/method-options.ts";
 import { restBindings } from "./transport/rest/bindings.ts";
 import { sendFastifyError, sendNotFound } from "./transport/error-reply.ts";
+import { frameworkErrorOptions, refuseWhileClosing } from "./transport/framework-errors.ts";
 import { registerRestRoutes } from "./transport/rest/routes.ts";
 import type { ServiceRegistration } from "./transport/services.ts";
 
@@ -93,7 +94,7 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
     trustProxy: deps.config.trustedProxies,
     genReqId: correlationIdOf,
     logController: new LogController({ requestIdLogLabel: "correlation_id", disableRequestLogging: true }),
-    return503OnClosing: true,
+    ...frameworkErrorOptions,
   });
   fastify.addHook("onRequest", async (req, reply) => {
     reply.header("x-correlation-id", req.id);
@@ -101,6 +102,7 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
   registerClientIp(fastify, trustedProxyList(deps.config.trustedProxies));
   fastify.setErrorHandler(sendFastifyError);
   fastify.setNotFoundHandler(sendNotFound);
+  refuseWhileClosing(fastify);
   registerMetrics(fastify, deps.metrics);
   registerHealthRoutes(fastify, { db: deps.db, isShuttingDown: () => shutdown.signal.aborted });
   if (deps.config.debug) await registerDebugRoutes(fastify);

@@ -1,7 +1,8 @@
 // Answers unary Connect POSTs in-process through invokeUnary, following
 // connect's own unary handler step by step with its protocol helpers; every
 // other request falls through to connect-fastify. A byte-comparison test
-// keeps the two paths identical (guides: stack-proto §7b).
+// keeps the two paths identical (guides: stack-proto §7b); both parse binary
+// requests with binary-request.ts (connect-fastify's through connect-guard.ts).
 import type { DescMethodUnary, DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { compressionNegotiate, createMethodSerializationLookup, type Compression, type MethodSerializationLookup } from "@connectrpc/connect/protocol";
@@ -19,7 +20,9 @@ import {
   trailerMux,
 } from "@connectrpc/connect/protocol-connect";
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import { withBinaryRequestParse } from "./binary-request.ts";
 import { toConnectError } from "./connect-error.ts";
+import { unsupportedContentType } from "./connect-guard.ts";
 import { abortWhenClientLeaves, requestContextValues, requestHeaders } from "./context.ts";
 import { httpStatusOf } from "./http-status.ts";
 import { decodedRequest } from "./interceptors/audit-undecodable.ts";
@@ -51,7 +54,7 @@ export function createFastUnaryHook(options: FastUnaryOptions): preHandlerAsyncH
         readMaxBytes: options.readMaxBytes,
         writeMaxBytes: 0xffffffff,
       });
-      routes.set(`/${service.typeName}/${method.name}`, { method, serialization });
+      routes.set(`/${service.typeName}/${method.name}`, { method, serialization: withBinaryRequestParse(method.input, serialization) });
     }
   }
   return async function fastUnary(req: FastifyRequest, reply: FastifyReply) {
@@ -59,7 +62,7 @@ export function createFastUnaryHook(options: FastUnaryOptions): preHandlerAsyncH
     const route = routes.get(req.routeOptions.url ?? "");
     const contentType = req.headers["content-type"] ?? "";
     const type = parseContentType(contentType);
-    if (route && !type && !RPC_CONTENT_TYPE.test(contentType)) return sendError(reply, unsupportedContentType(contentType), 415);
+    if (route && !type && !RPC_CONTENT_TYPE.test(contentType)) return sendError(reply, unsupportedContentType(contentType, route.method), 415);
     if (!route || !type || type.stream) return; // connect-fastify answers these
     await answer(options, route, type.binary, req, reply);
     return reply;
@@ -135,9 +138,6 @@ const OVERSIZED = Symbol("oversized body");
 // Content types of the protocols connect-fastify serves (Connect streaming, gRPC, gRPC-Web).
 const RPC_CONTENT_TYPE = /^application\/(connect\+|grpc)/i;
 
-function unsupportedContentType(contentType: string): ConnectError {
-  return new ConnectError(`unsupported Content-Type "${contentType}"; send application/json or application/proto`, Code.InvalidArgument);
-}
 const PROTOCOL_HEADERS = new Set(["content-type", "content-length", "content-encoding", "accept-encoding", "connect-timeout-ms", "connect-protocol-version"]);
 
 function readBody(req: FastifyRequest, maxBytes: number): Promise<Uint8Array> {

@@ -1,11 +1,14 @@
 // Connect (JSON and binary, unary and streaming), gRPC and gRPC-Web through
 // connect-fastify, in their own encapsulated context. Unary Connect POSTs are
 // answered in front of it by the in-process fast path (same interceptors).
+// Behind it, connect-guard.ts keeps connect's refusals to the contract.
 import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
 import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
 import type { Interceptor } from "@connectrpc/connect";
 import type { FastifyInstance } from "fastify";
+import { checkGetMessage } from "./connect-binary-input.ts";
 import { createFastUnaryHook } from "./connect-fast-unary.ts";
+import { guardHandlers } from "./connect-guard.ts";
 import { protocolOfContentType, requestContextValues } from "./context.ts";
 import type { UnaryInvoker } from "./invoke-unary.ts";
 import type { ServiceRegistration } from "./services.ts";
@@ -34,10 +37,14 @@ export async function registerConnect(app: FastifyInstance, options: ConnectTran
     });
     app.addHook("preHandler", fastUnary);
   }
+  const binaryInput = { acceptCompression, readMaxBytes: options.maxBodyBytes };
   await app.register(fastifyConnectPlugin, {
     routes: (router) => {
       for (const { service, impl } of options.registrations) router.service(service, impl);
+      guardHandlers(router.handlers, binaryInput);
     },
+    // Connect GETs only, which the fast path never answers.
+    requestGate: (context) => checkGetMessage(context, binaryInput),
     interceptors: options.interceptors,
     readMaxBytes: options.maxBodyBytes,
     compressMinBytes: COMPRESS_MIN_BYTES,
