@@ -80,7 +80,7 @@ describe("revisions", () => {
     assert.deepEqual([revision.release, revision.file, revision.version, revision.sha256], [release.body.name, "db/v2.sql", "2.0", sha256("select 2;")]);
     const foreign = await call("POST", "/v1/projects/elsewhere/releases", { files: [{ path: "x.sql", version: "9", statement: "select 9;" }] });
     const cases: [Json, RegExp][] = [
-      [{ release: release.body.name, file: "missing.sql" }, /^revision\.file: projects\/rev\/releases\/\d+ has no file "missing\.sql"$/],
+      [{ release: release.body.name, file: "missing.sql" }, /^revision\.file: "projects\/rev\/releases\/\d+" has no file "missing\.sql"$/],
       [{ release: release.body.name }, /^revision\.file: the path of a file of the release is required$/],
       [{ release: release.body.name, file: "db/v2.sql", version: "3" }, /^revision\.version: the file's version is 2\.0, not 3$/],
       [{ release: foreign.body.name, file: "x.sql" }, /is not a release of projects\/rev, which holds the database$/],
