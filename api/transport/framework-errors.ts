@@ -20,7 +20,7 @@ const MAX_PATH_SEGMENT = 8192;
 
 /** Fastify's options for its own refusals. */
 export const frameworkErrorOptions = {
-  maxParamLength: MAX_PATH_SEGMENT,
+  routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
   frameworkErrors: sendFrameworkError,
   clientErrorHandler: sendClientError,
   return503OnClosing: false, // refuseWhileClosing answers instead
