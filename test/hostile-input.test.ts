@@ -16,7 +16,7 @@ import { listTargets, NUL_TEXT, restUrl, stringTargets } from "./helpers/hostile
 import { connectStreamCall, envelope, grpcCall, grpcWebCall, httpCall, type RawAnswer } from "./helpers/raw-rpc.ts";
 import { restClient } from "./helpers/rest.ts";
 import { signInFirstAdmin } from "./helpers/sessions.ts";
-import { ADMIN } from "./helpers/users.ts";
+import { ADMIN, makeUser } from "./helpers/users.ts";
 
 type Form = "connect-json" | "connect-proto" | "grpc" | "grpc-web";
 const FORMS: Form[] = ["connect-json", "connect-proto", "grpc", "grpc-web"];
@@ -149,6 +149,24 @@ describe("hostile input on every RPC", () => {
       });
     }
     done("REST requests");
+  });
+
+  it("refuses page tokens edited into another key shape (ListProjects, ListUsers)", async () => {
+    const rest = restClient(app.baseUrl);
+    await rest("POST", "/v1/projects?projectId=paged-one", { token, body: {} });
+    await rest("POST", "/v1/projects?projectId=paged-two", { token, body: {} });
+    await makeUser(app.db, "paged-user");
+    for (const list of ["/v1/projects", "/v1/users"]) {
+      const first = await rest<{ nextPageToken: string }>("GET", `${list}?pageSize=1`, { token });
+      const payload = JSON.parse(Buffer.from(first.body.nextPageToken, "base64url").toString()) as { q: string; k: unknown[] };
+      for (const k of [["x", "y"], ["a\u0000b"], [1e300, "p"], ["2026-02-31T00:00:00Z", "p"], ["NaN"], []]) {
+        const edited = Buffer.from(JSON.stringify({ ...payload, k })).toString("base64url");
+        await expectRefusal(`${list} page token ${JSON.stringify(k)}`, undefined, (headers) => httpCall(`${app.baseUrl}${list}?pageSize=1&pageToken=${edited}`, { headers }), {
+          startsWith: "page_token is malformed",
+        });
+      }
+    }
+    done("edited page tokens");
   });
 
   it("recorded every refused call of an audited RPC in the audit log", async () => {

@@ -28,6 +28,7 @@ export function planCheckRunService(deps: PlanCheckRunDeps) {
       const page = await keysetPage(
         { pageSize: req.latestOnly ? 1 : req.pageSize, pageToken: req.pageToken },
         JSON.stringify({ parent: req.parent }),
+        ["integer"],
         (after, limit) => listRuns(deps.db, plan.projectId, plan.id, Number(after?.[0] ?? 0), limit),
         (run) => [run.id],
       );

@@ -53,6 +53,7 @@ export function rolloutService(deps: RolloutDeps) {
       const page = await keysetPage(
         req,
         JSON.stringify({ parent: req.parent }),
+        ["integer"],
         (after, limit) => listRolloutViews(deps.db, deps.settings, { projectId, afterId: after ? Number(after[0]) : undefined, limit }),
         (v) => [Number(v.rollout.id)],
       );
@@ -120,6 +121,7 @@ export function rolloutService(deps: RolloutDeps) {
       const page = await keysetPage(
         req,
         JSON.stringify({ parent: req.parent }),
+        ["integer"],
         (after, limit) => listTaskRuns(deps.db, { rollout, taskId, afterId: after ? Number(after[0]) : undefined, limit }),
         (run) => [run.id],
       );

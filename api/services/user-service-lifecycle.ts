@@ -36,7 +36,7 @@ export function userLifecycleMethods(deps: UserDeps): LifecycleMethods {
       const terms = parseFilter(req.filter, FILTER_FIELDS);
       const query = JSON.stringify({ filter: req.filter, showDeleted: req.showDeleted });
       const limit = pageSize(req.pageSize);
-      const [afterId = 0] = decodePageToken(req.pageToken, query) ?? [];
+      const [afterId = 0] = decodePageToken(req.pageToken, query, ["integer"]) ?? [];
       const { domains } = await readWorkspaceProfile(deps.settings);
       const rows = await listUsers(deps.db, { terms, showDeleted: req.showDeleted, domains, afterId: Number(afterId), limit: limit + 1 });
       const page = rows.slice(0, limit);

@@ -31,6 +31,7 @@ export async function listCommentPage(db: CommonQueryMethods, ref: IssueRef, req
   return keysetPage(
     request,
     issueName(ref),
+    ["integer"],
     (after, limit) => listComments(db, ref, after ? Number(after[0]) : 0, limit),
     (row) => [row.commentId],
   );

@@ -42,6 +42,7 @@ export async function listIssuePage(db: CommonQueryMethods, caller: IamSubject &
   return keysetPage(
     request,
     query,
+    ["time", "integer"],
     (after, limit) => listIssues(db, { projectIds, terms, approverRoles, after, limit }),
     (row) => [row.pageTime, row.issueId],
   );

@@ -35,6 +35,7 @@ export async function listPlanPage(db: CommonQueryMethods, request: PlanListRequ
   return keysetPage(
     request,
     query,
+    ["time", "text"],
     (after, limit) => listPlans(db, { projectId: request.projectId, terms, showDeleted: request.showDeleted, after, limit }),
     (row) => [row.pageTime, row.id],
   );

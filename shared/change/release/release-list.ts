@@ -21,6 +21,7 @@ export async function listReleasePage(db: CommonQueryMethods, request: ReleaseLi
   return keysetPage(
     request,
     query,
+    ["time", "text"],
     (after, limit) => listReleases(db, { projectId: request.projectId, terms, showDeleted: request.showDeleted, after, limit }),
     (row) => [row.pageTime, row.id],
   );

@@ -23,6 +23,7 @@ export async function listRevisionPage(db: CommonQueryMethods, request: Revision
   return keysetPage(
     request,
     query,
+    ["integer"],
     (after, limit) => listRevisions(db, { database: request.database, terms, showDeleted: request.showDeleted, before: after && revisionId(after[0]), limit }),
     (row) => [row.id],
   );

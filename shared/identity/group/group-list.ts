@@ -24,7 +24,7 @@ export async function listGroupPage(db: CommonQueryMethods, limit: number, pageT
 
 /** The id a page token continues after ("" for the first page); a token of another shape → invalid_argument. */
 function afterId(pageToken: string): string {
-  const key = decodePageToken(pageToken, QUERY);
+  const key = decodePageToken(pageToken, QUERY, ["text"]);
   if (key === undefined) return "";
   const [id] = key;
   if (key.length !== 1 || typeof id !== "string") throw invalidArgument("page_token is malformed");

@@ -27,7 +27,7 @@ export async function listRoles(db: CommonQueryMethods, limit: number, pageToken
 
 /** Where the page starts: the first predefined role to serve (their count when done) and the custom id to follow. */
 function startAfter(pageToken: string): { builtInIndex: number; customId: string } {
-  const key = decodePageToken(pageToken, QUERY);
+  const key = decodePageToken(pageToken, QUERY, ["text", "text"]);
   if (key === undefined) return { builtInIndex: 0, customId: "" };
   const [kind, id] = key;
   const index = PREDEFINED_ROLES.findIndex((r) => r.id === id);

@@ -57,7 +57,7 @@ export async function getIdp(db: CommonQueryMethods, id: string): Promise<IdpRow
 }
 
 export async function listIdentityProviders(db: CommonQueryMethods, size: number, pageToken: string) {
-  const after = decodePageToken(pageToken, LIST_QUERY)?.[0];
+  const after = decodePageToken(pageToken, LIST_QUERY, ["text"])?.[0];
   const rows = await listIdps(db, typeof after === "string" ? after : "", size + 1);
   const page = rows.slice(0, size);
   const nextPageToken = rows.length > size ? encodePageToken(LIST_QUERY, [page[page.length - 1]!.id]) : "";

@@ -33,6 +33,7 @@ export async function listDatabasePage(db: CommonQueryMethods, request: Database
   return keysetPage(
     request,
     query,
+    ["text", "text"],
     (after, limit) =>
       listDatabases(db, { conditions, showDeleted: request.showDeleted, after: after && [String(after[0]), String(after[1])], limit }),
     (row) => [row.instanceId, row.name],

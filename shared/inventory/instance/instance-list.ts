@@ -23,6 +23,7 @@ export async function listInstancePage(db: CommonQueryMethods, request: Instance
   return keysetPage(
     request,
     query,
+    ["time", "text"],
     (after, limit) => listInstances(db, { terms, showDeleted: request.showDeleted, after, limit }),
     (row) => [row.pageTime, row.id],
   );

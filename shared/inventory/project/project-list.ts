@@ -23,6 +23,7 @@ export async function listProjectPage(db: CommonQueryMethods, caller: IamSubject
   return keysetPage(
     request,
     query,
+    ["time", "text"],
     (after, limit) => listProjects(db, { terms, showDeleted: request.showDeleted, only, after, limit }),
     (row) => [row.pageTime, row.id],
   );

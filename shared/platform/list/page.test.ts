@@ -83,4 +83,22 @@ describe("page tokens", () => {
     for (const token of garbage) assertInvalid(() => decodePageToken(token, query), "page_token is malformed");
     assert.deepEqual(decodePageToken(base64url(JSON.stringify({ q: good.q, k: [1] })), query), [1]);
   });
+
+  it("refuses a key that holds a NUL or an overlong text, whatever the list", () => {
+    for (const key of [["a\u0000b"], ["x".repeat(1025)]]) {
+      assertInvalid(() => decodePageToken(encodePageToken(query, key), query), "page_token is malformed");
+    }
+  });
+
+  it("refuses a key edited into another shape than the list's", () => {
+    const shape = ["time", "text"] as const;
+    assert.deepEqual(decodePageToken(encodePageToken(query, ["2026-11-27T08:04:05.858673Z", "alpha"]), query, shape), ["2026-11-27T08:04:05.858673Z", "alpha"]);
+    assert.deepEqual(decodePageToken(encodePageToken(query, ["2026-11-27T08:04:05Z", 42]), query, shape), ["2026-11-27T08:04:05Z", 42]);
+    const edited = [["x", "alpha"], ["2026-02-31T00:00:00Z", "alpha"], ["2026-11-27 08:04:05", "alpha"], [1e300, "alpha"], ["2026-11-27T08:04:05Z"], []];
+    for (const key of edited) assertInvalid(() => decodePageToken(encodePageToken(query, key), query, shape), "page_token is malformed");
+    for (const key of [["12"], [12]]) assert.deepEqual(decodePageToken(encodePageToken(query, key), query, ["integer"]), key);
+    for (const key of [["x"], [1.5], [-1e300], ["1".repeat(16)]]) {
+      assertInvalid(() => decodePageToken(encodePageToken(query, key), query, ["integer"]), "page_token is malformed");
+    }
+  });
 });

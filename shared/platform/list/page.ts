@@ -4,6 +4,7 @@
 // moves its own cursor, and a token from another query is refused.
 import { createHash } from "node:crypto";
 import { invalidArgument } from "../errors.ts";
+import { fitsPageKey, isKeyText, type PageKeyShape } from "./page-key.ts";
 
 export interface PageSizeOptions {
   /** Used when the request gives no size or 0; 50 unless the list says otherwise. */
@@ -40,12 +41,16 @@ export function encodePageToken(query: string, key: readonly (string | number)[]
   return Buffer.from(JSON.stringify({ q: queryHash(query), k: key })).toString("base64url");
 }
 
-/** The key a `page_token` continues after; undefined for an empty token (the first page). */
-export function decodePageToken(token: string, query: string): PageKey | undefined {
+/**
+ * The key a `page_token` continues after; undefined for an empty token (the
+ * first page). With the list's key shape, a key of another shape is refused.
+ */
+export function decodePageToken(token: string, query: string, shape?: PageKeyShape): PageKey | undefined {
   if (token === "") return undefined;
   const payload = readPayload(token);
   if (payload === undefined) throw invalidArgument("page_token is malformed");
   if (payload.q !== queryHash(query)) throw invalidArgument("page_token does not belong to this query");
+  if (shape && !fitsPageKey(payload.k, shape)) throw invalidArgument("page_token is malformed");
   return payload.k;
 }
 
@@ -64,7 +69,7 @@ function readPayload(token: string): { q: string; k: PageKey } | undefined {
 }
 
 function isKeyPart(value: unknown): value is string | number {
-  return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+  return isKeyText(value) || (typeof value === "number" && Number.isFinite(value));
 }
 
 function queryHash(query: string): string {
@@ -84,17 +89,19 @@ export interface Page<Row> {
 /**
  * One page of a keyset-paged list: `fetch` reads up to `limit` rows after the
  * key (undefined = from the start) in the list's order; `keyOf` gives a row's
- * sort key. One row beyond the page tells whether another page follows.
+ * sort key, of the `shape` a token must have. One row beyond the page tells
+ * whether another page follows.
  */
 export async function keysetPage<Row>(
   request: PageRequest,
   query: string,
+  shape: PageKeyShape,
   fetch: (after: PageKey | undefined, limit: number) => Promise<readonly Row[]>,
   keyOf: (row: Row) => PageKey,
   options: PageSizeOptions = {},
 ): Promise<Page<Row>> {
   const size = pageSize(request.pageSize, options);
-  const rows = await fetch(decodePageToken(request.pageToken, query), size + 1);
+  const rows = await fetch(decodePageToken(request.pageToken, query, shape), size + 1);
   const page = rows.slice(0, size);
   const last = page.at(-1);
   return { rows: page, nextPageToken: rows.length > size && last !== undefined ? encodePageToken(query, keyOf(last)) : "" };
