@@ -1,9 +1,9 @@
 // Every audited call leaves its record whatever its input (contract §8.1,
-// §8.2): NUL, lone surrogates, 1 MiB names and login ids, and bodies of
-// megabytes, through REST and Connect, refused and accepted alike, signed in
-// or not. Each call answers without a 5xx and leaves exactly one record of
-// its own, whose columns are bounded and escaped (decision 0072), and a
-// search by the stored values finds it.
+// §8.2): NUL, lone surrogates, 1 MiB names and login ids, bodies of
+// megabytes and an 8 KiB user agent, through REST and Connect, refused and
+// accepted alike, signed in or not. Each call answers without a 5xx and
+// leaves exactly one record of its own, whose columns are bounded and
+// escaped (decision 0072), and a search by the stored values finds it.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
@@ -15,6 +15,8 @@ const MiB = 1 << 20;
 const NUL_USER = "users/ad\0min";
 const HUGE_USER = `users/${"a".repeat(MiB)}`;
 const SURROGATE_USER = "users/ad\ud800min";
+/** Sent with every call: 8 KiB, with a byte outside ASCII. */
+const HOSTILE_AGENT = `hostile/1.0 ${"x".repeat(8 * 1024)} \u00ff`;
 /** The longest marker a cut value carries: `…[truncated from <n> bytes; sha256 <64 hex>]`. */
 const MARKER_CHARS = "…[truncated from 99999999 bytes; sha256 ]".length + 64;
 
@@ -79,6 +81,7 @@ const CASES: HostileCase[] = [
   { title: "CreateProject with a title holding a lone surrogate", caller: "admin", rpc: (form) => createProject(`surrogate-${form}`, { title: "x\udc00y" }), actions: ["bb.projects.create"], names: {} },
   { title: "CreateProject with a 5 MiB title", caller: "admin", rpc: (form) => createProject(`huge-title-${form}`, { title: "p".repeat(5 * MiB) }), actions: ["bb.projects.create"], names: {} },
   { title: "ExportAuditLogs with a filter holding NUL", caller: "auditor", rpc: () => exportLogs('resource:"projects/\0"'), actions: ["bb.auditLogs.export"], names: {} },
+  { title: "ExportAuditLogs with a lone surrogate in the filter", caller: "auditor", rpc: () => exportLogs('resource:"projects/\ud800"'), actions: ["bb.auditLogs.export"], names: {} },
   { title: "ExportAuditLogs with a 1 MiB filter", caller: "auditor", rpc: () => exportLogs(`resource:"${"r".repeat(MiB)}"`), actions: ["bb.auditLogs.export"], names: {} },
 ];
 
@@ -103,7 +106,7 @@ describe("audit records of hostile input", () => {
   let sequence = 0;
   const send = async (rpc: Rpc, form: Form, caller: HostileCase["caller"]): Promise<{ status: number; correlationId: string }> => {
     const correlationId = `hostile-${++sequence}-${form}`;
-    const headers: Record<string, string> = { "x-correlation-id": correlationId };
+    const headers: Record<string, string> = { "x-correlation-id": correlationId, "user-agent": HOSTILE_AGENT };
     if (caller !== "anonymous") headers["authorization"] = `Bearer ${fx.token[caller]}`;
     const { url, init } = form === "rest" ? restRequest(rpc, headers) : connectRequest(rpc, headers);
     const res = await fetch(`${fx.app.baseUrl}${url}`, init);
@@ -146,7 +149,7 @@ describe("audit records of hostile input", () => {
         assert.equal(rows.length, 1, `records of the call: ${rows.length}`);
         const row = rows[0]!;
         assertBounded(row);
-        for (const [column, given] of Object.entries(hostile.names)) assertStoredForm(row[column]!, given);
+        for (const [column, given] of Object.entries({ ...hostile.names, user_agent: HOSTILE_AGENT })) assertStoredForm(row[column]!, given);
         const byValue = hostile.names.resource ? `resource = ${quoted(row.resource)}` : `actor = ${quoted(row.actor)}`;
         assert.deepEqual(await search(`correlation_id:${correlationId} AND action:${row.action} AND ${byValue}`), [`auditLogs/${row.id}`]);
       });

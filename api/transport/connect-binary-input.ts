@@ -5,13 +5,16 @@
 // invalid_argument in every protocol instead of connect's internal. A body
 // passes on unchanged and connect reads it as before; an audited method's
 // broken message passes on as an empty one carrying the refusal, which the
-// audit hook records (audit-undecodable.ts), as on the in-process paths.
-import type { DescMethod } from "@bufbuild/protobuf";
+// audit hook records (audit-undecodable.ts), as on the in-process paths. An
+// audited method's JSON messages are parsed ahead too, as connect parses
+// them, so that one it cannot decode (a lone surrogate) is recorded as well.
+import type { DescMethod, Message } from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError, type ContextValues, type HandlerContext } from "@connectrpc/connect";
 import {
   compressedFlag,
   compressionNegotiate,
+  createMethodSerializationLookup,
   pipe,
   readAllBytes,
   transformJoinEnvelopes,
@@ -24,21 +27,29 @@ import * as grpc from "@connectrpc/connect/protocol-grpc";
 import * as grpcWeb from "@connectrpc/connect/protocol-grpc-web";
 import { parseBinaryRequest } from "./binary-request.ts";
 import { decodedRequest, undecodableRefusal } from "./interceptors/audit-undecodable.ts";
+import { methodOptions } from "./method-options.ts";
 
 export interface BinaryInputOptions {
   acceptCompression: Compression[];
   readMaxBytes: number;
 }
 
-type Framing = { kind: "unary" | "enveloped"; encodingHeader: string };
+type Framing = { kind: "unary" | "enveloped"; encodingHeader: string; binary: boolean };
 
-/** The request with its binary body checked as connect reads it; other requests as they are. */
+/** The request with its binary body (or an audited method's JSON body) checked as connect reads it; other requests as they are. */
 export function withCheckedBody(req: UniversalServerRequest, method: DescMethod, options: BinaryInputOptions): UniversalServerRequest {
-  const framing = binaryFraming(req.header.get(connect.headerContentType) ?? "");
+  const framing = framingOf(req.header.get(connect.headerContentType) ?? "");
   if (req.method !== "POST" || !framing || !isByteStream(req.body)) return req;
+  if (!framing.binary && !methodOptions(method).auditAction) return req; // connect refuses broken JSON itself
   const negotiated = compressionNegotiate(options.acceptCompression, req.header.get(framing.encodingHeader), null, "");
   if (negotiated.error) return req; // connect refuses the encoding itself
-  const check: Check = { method, contextValues: req.contextValues, compression: negotiated.request, readMaxBytes: options.readMaxBytes };
+  const check: Check = {
+    method,
+    binary: framing.binary,
+    contextValues: req.contextValues,
+    compression: negotiated.request,
+    readMaxBytes: options.readMaxBytes,
+  };
   if (framing.kind === "enveloped") return { ...req, body: checkedEnvelopes(req.body, check) };
   // Read and checked here against the declared length; the body passed on may be another one.
   const header = new Headers(req.header);
@@ -73,19 +84,22 @@ export async function checkGetMessage(context: HandlerContext, options: BinaryIn
 
 interface Check {
   method: DescMethod;
+  binary: boolean;
   contextValues: ContextValues | undefined;
   compression: Compression | null;
   readMaxBytes: number;
 }
 
-const EMPTY = new Uint8Array(0);
+/** An empty message in each encoding: what goes on in place of a broken one. */
+const EMPTY = { binary: new Uint8Array(0), json: new TextEncoder().encode("{}") };
+const emptyMessage = (check: Check) => (check.binary ? EMPTY.binary : EMPTY.json);
 
 /** A Connect unary binary body: read whole (as connect does, with its limit), checked, passed on. */
 async function* checkedUnaryBody(body: AsyncIterable<Uint8Array>, check: Check, contentLength: string | null): AsyncIterable<Uint8Array> {
   const bytes = await readAllBytes(body, check.readMaxBytes, contentLength);
   const plain = check.compression ? await check.compression.decompress(bytes, check.readMaxBytes) : bytes;
   if (parses(plain, check)) yield bytes;
-  else yield check.compression ? await check.compression.compress(EMPTY) : EMPTY;
+  else yield check.compression ? await check.compression.compress(emptyMessage(check)) : emptyMessage(check);
 }
 
 /** An enveloped body (Connect streaming, gRPC, gRPC-Web): each message envelope checked on its way. */
@@ -102,7 +116,7 @@ async function* checkEach(envelopes: AsyncIterable<{ flags: number; data: Uint8A
       continue;
     }
     const data = compressed ? await check.compression!.decompress(envelope.data, check.readMaxBytes) : envelope.data;
-    yield parses(data, check) ? envelope : { flags: 0, data: EMPTY };
+    yield parses(data, check) ? envelope : { flags: 0, data: emptyMessage(check) };
   }
 }
 
@@ -113,7 +127,7 @@ async function* checkEach(envelopes: AsyncIterable<{ flags: number; data: Uint8A
  */
 function parses(bytes: Uint8Array, check: Check): boolean {
   const { method, contextValues } = check;
-  const parse = () => parseBinaryRequest(method.input, bytes);
+  const parse = () => (check.binary ? parseBinaryRequest(method.input, bytes) : jsonParser(method, check.readMaxBytes).parse(bytes));
   if (!contextValues) {
     parse();
     return true;
@@ -122,17 +136,28 @@ function parses(bytes: Uint8Array, check: Check): boolean {
   return undecodableRefusal(contextValues) === undefined;
 }
 
-/** How a binary body is framed, by its content type; undefined for JSON and anything else. */
-function binaryFraming(contentType: string): Framing | undefined {
+/** How a body is framed and encoded, by its content type; undefined for gRPC-Web text and anything else. */
+function framingOf(contentType: string): Framing | undefined {
   const connectType = connect.parseContentType(contentType);
-  if (connectType?.binary) {
-    return connectType.stream ? { kind: "enveloped", encodingHeader: connect.headerStreamEncoding } : { kind: "unary", encodingHeader: connect.headerUnaryEncoding };
+  if (connectType) {
+    const { binary } = connectType;
+    return connectType.stream ? { kind: "enveloped", encodingHeader: connect.headerStreamEncoding, binary } : { kind: "unary", encodingHeader: connect.headerUnaryEncoding, binary };
   }
-  const webType = grpcWeb.parseContentType(contentType);
-  if (grpc.parseContentType(contentType)?.binary || (webType?.binary && !webType.text)) {
-    return { kind: "enveloped", encodingHeader: grpc.headerEncoding };
-  }
+  const grpcType = grpc.parseContentType(contentType) ?? grpcWeb.parseContentType(contentType);
+  if (grpcType && !("text" in grpcType && grpcType.text)) return { kind: "enveloped", encodingHeader: grpc.headerEncoding, binary: grpcType.binary };
   return undefined;
+}
+
+const jsonParsers = new WeakMap<DescMethod, { parse: (bytes: Uint8Array) => Message }>();
+
+/** connect's own JSON parser of the method's requests (unknown fields and errors as connect treats them). */
+function jsonParser(method: DescMethod, readMaxBytes: number): { parse: (bytes: Uint8Array) => Message } {
+  let parser = jsonParsers.get(method);
+  if (!parser) {
+    parser = createMethodSerializationLookup(method, undefined, undefined, { readMaxBytes, writeMaxBytes: 0xffffffff }).getI(false);
+    jsonParsers.set(method, parser);
+  }
+  return parser;
 }
 
 function isByteStream(body: UniversalServerRequest["body"]): body is AsyncIterable<Uint8Array> {
