@@ -78,6 +78,7 @@ const CASES: HostileCase[] = [
   { title: "sign-in with a 1 MiB login id", caller: "anonymous", rpc: () => login(HUGE_USER.slice("users/".length)), actions: LOGIN, names: { actor: HUGE_USER } },
   { title: "sign-in with a login id holding a lone surrogate", caller: "anonymous", rpc: () => login("ad\ud800min"), actions: LOGIN, names: {} },
   { title: "sign-up with a 5 MiB title", caller: "anonymous", rpc: (form) => signUp(`big-title-${form}`, { title: "t".repeat(5 * MiB), password: "Correct-Horse-9-Battery" }), actions: ["bb.users.create"], names: {} },
+  { title: "CreateProject with a title holding NUL", caller: "admin", rpc: (form) => createProject(`nul-title-${form}`, { title: "x\0y" }), actions: ["bb.projects.create"], names: {} },
   { title: "CreateProject with a title holding a lone surrogate", caller: "admin", rpc: (form) => createProject(`surrogate-${form}`, { title: "x\udc00y" }), actions: ["bb.projects.create"], names: {} },
   { title: "CreateProject with a 5 MiB title", caller: "admin", rpc: (form) => createProject(`huge-title-${form}`, { title: "p".repeat(5 * MiB) }), actions: ["bb.projects.create"], names: {} },
   { title: "ExportAuditLogs with a filter holding NUL", caller: "auditor", rpc: () => exportLogs('resource:"projects/\0"'), actions: ["bb.auditLogs.export"], names: {} },
