@@ -3,9 +3,10 @@
 // rollout; the leading worker is SIGKILLed in the middle of it and an API
 // process restarts. The other worker leads within 2 s, every task run ends
 // final, the retry applies each change once and no change twice on its
-// target, the dead worker's jobs are cleared, and every process serves its
-// metrics. Before that, the two API processes hold one user's rate limit
-// together, whether the user's calls are spread over both or all sent to one.
+// target, each run is started by one worker once, the dead worker's jobs
+// are cleared, and every process serves its metrics. Before that, the two
+// API processes hold one user's rate limit together, whether the user's
+// calls are spread over both or all sent to one.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { adminQuery, createTestDatabase, type TestDatabase } from "./helpers/db.ts";
@@ -157,6 +158,9 @@ describe("replicas: two API processes and two workers on one store", () => {
     const runs = await Promise.all((await tasksOf(apiA, rollout)).map((task) => runsOf(apiA, task)));
     assert.deepEqual(runs.map((ofTask) => ofTask.map((run) => run.state)), [["DONE"], ["DONE", "FAILED"], ["DONE", "FAILED"]]);
     assert.deepEqual(await Promise.all(targets.map(applied)), [1, 1, 1], "each change applied once, none twice");
+    // Each run was started once, by one worker: the dead worker's jobs, run again, found their runs final.
+    const started = [first, second, replacement].flatMap((worker) => worker.logs.filter((l) => l.json?.msg === "task run started").map((l) => String(l.json!.task_run)));
+    assert.deepEqual(started.sort(), runs.flat().map((run) => String(run.name)).sort());
     assert.ok(!replacement.logs.some(isLeaderLine), "the replacement does not lead: the second worker still does");
 
     const [afterA, afterB, ...workerMetrics] = await Promise.all([apiA, apiB, second, replacement].map((server) => scrapeMetrics(server.baseUrl)));
