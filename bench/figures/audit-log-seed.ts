@@ -3,6 +3,7 @@
 // read-only auditor to search and export them with, and the columns and order
 // the store reads them in (for the bare baselines).
 import pg from "pg";
+import { boundedJsonText, PAYLOAD_CHARS } from "../../shared/governance/audit/audit-bounds.ts";
 import { AUDIT_READ_COLUMNS } from "../../shared/governance/audit/audit-search.store.ts";
 import { WORKSPACE } from "../../shared/identity/iam/authorize.ts";
 import { lockPolicy, replacePolicy } from "../../shared/identity/iam/iam-policy.store.ts";
@@ -18,10 +19,18 @@ export const AUDITOR = { loginId: "bench-auditor", password: "Bench-Auditor-Pass
 export const AUDIT_COLUMNS = AUDIT_READ_COLUMNS.sql;
 export const NEWEST_FIRST = "order by create_time desc, id desc";
 
+/** Every CUT_SCRIPT_EVERY-th record carries a release with a 1 MiB script, and every AT_BOUND_EVERY-th one a release of several files as large as the bounds keep. */
+export const CUT_SCRIPT_EVERY = 25;
+export const AT_BOUND_EVERY = 100;
+/** Replaced by the record's number in the large payloads, so that no two are alike. */
+const NUMBER = "@@";
+
 /**
  * Records spread over the 90 days up to now, newest first by id: 1000 users
  * (user0 … user999) plus `system`, 45 actions, resources in 211 projects, a
- * request and response of a few hundred bytes each.
+ * request and response of a few hundred bytes each — except the large ones
+ * (CUT_SCRIPT_EVERY, AT_BOUND_EVERY), whose request and response are stored
+ * as the audit bounds store them (decision 0072).
  */
 export async function seedAuditRecords(url: string, count: number): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -43,17 +52,52 @@ export async function seedAuditRecords(url: string, count: number): Promise<void
               case when g % 13 = 0 then 'permission bb.issues.update required on projects/p' || (g % 211) else '' end,
               500 + g % 20000,
               md5(g::text),
-              '{"name":"projects/p' || (g % 211) || '/issues/' || (g % 4999) || '","title":"Change ' || g || '","description":"'
-                || repeat('lorem ipsum ', 10) || '","password":"***"}',
-              '{"name":"projects/p' || (g % 211) || '/issues/' || (g % 4999) || '","status":"OPEN"}',
+              coalesce(large.payload, '{"name":"projects/p' || (g % 211) || '/issues/' || (g % 4999) || '","title":"Change ' || g
+                || '","description":"' || repeat('lorem ipsum ', 10) || '","password":"***"}'),
+              coalesce(large.payload, '{"name":"projects/p' || (g % 211) || '/issues/' || (g % 4999) || '","status":"OPEN"}'),
               jsonb_build_object('index', g, 'note', 'bench')
-       from generate_series(1, $1::int) g`,
-      [count],
+       from generate_series(1, $1::int) g,
+            lateral (select case when g % $2::int = 0 then replace($3, '${NUMBER}', g::text)
+                                 when g % $4::int = 0 then replace($5, '${NUMBER}', g::text) end as payload) large`,
+      [count, AT_BOUND_EVERY, releaseAtBound(), CUT_SCRIPT_EVERY, releaseWithScript(1 << 20)],
     );
     await client.query("analyze audit_log");
   } finally {
     await client.end();
   }
+}
+
+/** A release with one script of `bytes`, as its record stores it: the script cut to its head, size and hash. */
+function releaseWithScript(bytes: number): string {
+  return boundedJsonText(JSON.stringify(release([script(bytes, 0)])));
+}
+
+/** A release of as many scripts of 1.9 KB as the bounds keep whole: the largest payload a record stores. */
+function releaseAtBound(): string {
+  const scripts = [script(1900, 0)];
+  // Room for the record numbers that replace the placeholders.
+  while (JSON.stringify(release([...scripts, script(1900, scripts.length)])).length < PAYLOAD_CHARS - 100) scripts.push(script(1900, scripts.length));
+  const json = JSON.stringify(release(scripts));
+  if (boundedJsonText(json) !== json) throw new Error("the release at the bound is not kept whole");
+  return json;
+}
+
+function release(scripts: string[]) {
+  return {
+    parent: `projects/p${NUMBER}`,
+    release: { title: `Release ${NUMBER}`, files: scripts.map((statement, i) => ({ path: `2026/V${NUMBER}_${i}__orders.sql`, statement })) },
+  };
+}
+
+/** SQL of about `bytes` characters, each line different; scripts of another `part` hold other lines. */
+function script(bytes: number, part: number): string {
+  const lines: string[] = [];
+  for (let i = part * 1_000_000, size = 0; size < bytes; i++) {
+    const line = `insert into orders (id, customer, note) values (${i}, 'customer-${(i * 7919) % 100_000}', 'order line ${i}');\n`;
+    lines.push(line);
+    size += line.length;
+  }
+  return lines.join("");
 }
 
 /** The auditor user, bound to roles/readOnlyAuditor, through the store functions. */

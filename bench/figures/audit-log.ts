@@ -1,6 +1,8 @@
-// Audit search and export on 1,000,000 records (contract §8.3), through the
-// real server over HTTP/1.1, each against the same query sent by a bare pg
-// client in the same run:
+// Audit search and export on 1,000,000 records (contract §8.3), 4% of them
+// with large requests and responses as the audit bounds store them (a cut
+// 1 MiB script, or a release as large as a record keeps whole; see
+// audit-log-seed.ts), through the real server over HTTP/1.1, each against the
+// same query sent by a bare pg client in the same run:
 //   search — the first page (50 records) of two filtered searches,
 //     GET /v1/auditLogs?filter=…: an actor + action filter and a resource
 //     prefix. Latency p50/p99 under light concurrency (at most 4 connections;
