@@ -2,8 +2,9 @@
 // Microsoft Entra ID provision them, on the real server and store. Off (501)
 // until a token is set, 401 for a wrong one; users it creates have source
 // SCIM; deactivation ends the user's sessions and sign-in at once; bad input
-// answers 400 with a SCIM error, never 500; every change is recorded with
-// the actor `scim`, without the password a directory may send.
+// answers 400 with a SCIM error, never 500 (NUL and over-long strings
+// included); every change is recorded with the actor `scim`, without the
+// password a directory may send.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
@@ -196,6 +197,12 @@ describe("directory sync: users", () => {
     assertScimError(await call("GET", `/Users?filter=${encodeURIComponent('userName eq "a" or userName eq "b"')}`), 400, "invalidFilter", /or is not supported/);
     assertScimError(await call("GET", `/Users?filter=${encodeURIComponent('userName eq "a')}`), 400, "invalidFilter");
     assertScimError(await call("GET", "/Users?startIndex=first"), 400, "invalidValue");
+    // What the store cannot hold or should not: a NUL anywhere, a string over 1 KiB.
+    assertScimError(await call("POST", "/Users", { body: { userName: "dan", displayName: "D\u0000n" } }), 400, "invalidValue", /^displayName: "D\\u0000n" contains a NUL/);
+    assertScimError(await call("POST", "/Users", { body: { userName: "dan", emails: [{ value: "d\u0000@x.io" }] } }), 400, "invalidValue", /^emails\[0\]\.value: /);
+    assertScimError(await call("POST", "/Users", { body: { userName: "dan", displayName: "x".repeat(2000) } }), 400, "invalidValue", /^displayName: too long: 2000 bytes/);
+    assertScimError(await call("POST", "/Groups", { body: { displayName: "G\u0000" } }), 400, "invalidValue", /^displayName: /);
+    assertScimError(await call("GET", `/Users?filter=${encodeURIComponent('userName eq "a\u0000b"')}`), 400, "invalidValue", /^filter: /);
     const alice = "/Users/alice%40example.com";
     assertScimError(await call("PATCH", alice, { body: { schemas: [] } }), 400, "invalidSyntax", /Operations/);
     assertScimError(await call("PATCH", alice, { body: patchOp({ op: "move", path: "active" }) }), 400, "invalidSyntax");

@@ -33,6 +33,7 @@ import {
 } from "../../shared/identity/index.ts";
 import { readWorkspaceProfile } from "../../shared/governance/index.ts";
 import { scimAccessHook, type ScimAccessDeps } from "./scim-access.ts";
+import { refuseBrokenScimInput } from "./scim-input.ts";
 import { sendScim, sendScimError, sendScimFailure, sendScimFastifyError } from "./scim-reply.ts";
 
 export const SCIM_PREFIX = "/scim/v2";
@@ -60,6 +61,7 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimDeps): 
   app.setErrorHandler(sendScimFastifyError);
   app.setNotFoundHandler((req, reply) => sendScimError(reply, 404, `no SCIM endpoint ${req.method} ${req.url.split("?")[0]}`));
   app.addHook("onRequest", scimAccessHook(deps));
+  app.addHook("preHandler", refuseBrokenScimInput);
 
   const route = (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, handler: Handler) =>
     app.route({ method, url, handler: (req, reply) => answer(deps, req, reply, handler) });
