@@ -151,6 +151,21 @@ describe("hostile input on every RPC", () => {
     done("REST requests");
   });
 
+  it("answers huge values with short errors, signed in or not (sign-up, password reset, a NUL in a long name)", async () => {
+    const huge = "x".repeat(5 * 1024 * 1024);
+    const calls: [string, string, unknown, string][] = [
+      ["sign-up with a 5 MB title", "/v1/users?loginId=newcomer", { title: huge, email: "newcomer@example.com" }, "user.title: too long: 5242880 bytes"],
+      ["a 5 MB e-mail", "/v1/auth:requestPasswordReset", { email: `${huge}@example.com` }, "email: too long: 5242892 bytes"],
+      ["a NUL in a 1000-character login id", "/v1/auth/login", { loginId: `${"y".repeat(1000)}\u0000`, password: "x" }, `login_id: "${"y".repeat(64)}…" (1001 characters) contains a NUL`],
+    ];
+    for (const [label, path, body, message] of calls) {
+      const answer = await httpCall(`${app.baseUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      assert.equal(answer.status, 400, label);
+      assert.ok(answer.text.length < 300, `${label}: an error body of ${answer.text.length} characters`);
+      assert.ok(answer.error?.message.startsWith(message), `${label}: ${answer.error?.message}`);
+    }
+  });
+
   it("refuses page tokens edited into another key shape (ListProjects, ListUsers)", async () => {
     const rest = restClient(app.baseUrl);
     await rest("POST", "/v1/projects?projectId=paged-one", { token, body: {} });
