@@ -191,4 +191,10 @@ describe("parseRfc3339", () => {
     assert.equal(parseRfc3339("2100-02-29T00:00:00Z"), undefined);
     assert.equal(parseRfc3339("1767225600000"), undefined);
   });
+
+  it("gives undefined for an instant before year 1, which the store cannot hold", () => {
+    assert.equal(parseRfc3339("0000-01-01T00:00:00Z"), undefined);
+    assert.equal(parseRfc3339("0001-01-01T00:30:00+01:00"), undefined);
+    assert.equal(parseRfc3339("0001-01-01T00:00:00Z")?.toISOString(), "0001-01-01T00:00:00.000Z");
+  });
 });

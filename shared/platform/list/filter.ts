@@ -117,8 +117,11 @@ export function parseRfc3339(text: string): Date | undefined {
   const offsetOk = part("offsetHour") <= 23 && part("offsetMinute") <= 59;
   if (!dateOk || !clockOk || !offsetOk) return undefined;
   const time = Date.parse(text.toUpperCase());
-  return Number.isNaN(time) ? undefined : new Date(time);
+  return Number.isNaN(time) || time < EARLIEST ? undefined : new Date(time);
 }
+
+// The store's timestamps begin with year 1 (there is no year 0).
+const EARLIEST = Date.parse("0001-01-01T00:00:00Z");
 
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
