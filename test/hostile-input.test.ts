@@ -7,7 +7,7 @@
 // field; every refused call of an audited RPC leaves its audit record.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { fromJson, toBinary, type DescMethod, type JsonObject } from "@bufbuild/protobuf";
+import { create, fromJson, toBinary, type DescMethod, type JsonObject } from "@bufbuild/protobuf";
 import { methodOptions } from "../api/transport/method-options.ts";
 import { restBindings, type RestBinding } from "../api/transport/rest/bindings.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
@@ -122,6 +122,24 @@ describe("hostile input on every RPC", () => {
       await expectRefusal(`${method.name} broken base64 GET`, method, (headers) => httpCall(get, { headers }), { includes: "base64", orCode: "unimplemented" });
     }
     done("broken messages");
+  });
+
+  it("refuses binary messages holding what the JSON form cannot carry: field mask paths, timestamps out of range, NaN", async () => {
+    const cannot = { includes: "cannot" };
+    for (const method of methods) {
+      for (const field of method.input.fields) {
+        if (field.fieldKind !== "message" || field.message.typeName !== "google.protobuf.FieldMask") continue;
+        const bytes = toBinary(method.input, create(method.input, { [field.localName]: { paths: ["tiTle"] } }));
+        for (const form of ["connect-proto", "grpc"] as Form[]) await expectRefusal(`${method.name} ${field.name} irreversible (${form})`, method, send(form, method, bytes), cannot);
+      }
+    }
+    const createUser = methods.find((m) => m.name === "CreateUser")!;
+    const expired = create(createUser.input, { loginId: "late", user: { roles: [{ role: "roles/workspaceMember", expiresAt: { seconds: 10n ** 15n } }] } });
+    await expectRefusal("CreateUser year 31 million", createUser, send("grpc", createUser, toBinary(createUser.input, expired)), cannot);
+    const updateSetting = methods.find((m) => m.name === "UpdateSetting")!;
+    const nan = { value: { case: "environment", value: { environments: [{ id: "test", sqlReview: { rules: [{ type: "x", payload: { bytes: Number.NaN } }] } }] } } };
+    await expectRefusal("UpdateSetting NaN payload", updateSetting, send("connect-proto", updateSetting, toBinary(updateSetting.input, create(updateSetting.input, { setting: { value: nan } } as never))), { includes: "NaN" });
+    done("values the JSON form cannot carry");
   });
 
   it("refuses NUL and bad percent-encoding in REST paths, queries and bodies", async () => {
