@@ -15,21 +15,32 @@ export function redactedJson(desc: DescMessage, message: Message): string {
 /**
  * Proto JSON, except that an update mask whose paths have no JSON form
  * (`require_2fa`, or anything a binary client sent) is written as its raw
- * paths: the record of a call must never fail on what the call was given.
+ * paths, and a message with no JSON form at all (a timestamp out of range)
+ * as `{"unreadable": <why>}`: the record of a call must never fail on what
+ * the call was given.
  */
 function recordJson(desc: DescMessage, message: Message): JsonValue {
   try {
     return toJson(desc, message as never) as JsonValue;
   } catch (error) {
-    const masks = desc.fields.filter((f) => f.fieldKind === "message" && f.message.typeName === FieldMaskSchema.typeName);
-    if (masks.length === 0) throw error;
-    const record = message as unknown as Record<string, FieldMask | undefined>;
-    const withoutMasks = clone(desc, message);
-    for (const field of masks) (withoutMasks as unknown as Record<string, unknown>)[field.localName] = undefined;
-    const json = toJson(desc, withoutMasks as never) as JsonObject;
-    for (const field of masks) if (record[field.localName]) json[field.jsonName] = record[field.localName]!.paths.join(",");
-    return json;
+    try {
+      return withRawMasks(desc, message, error);
+    } catch {
+      return { unreadable: `no JSON form: ${error instanceof Error ? error.message : String(error)}` };
+    }
   }
+}
+
+/** Proto JSON with each update mask written as its raw paths; throws `error` when the message has no mask. */
+function withRawMasks(desc: DescMessage, message: Message, error: unknown): JsonValue {
+  const masks = desc.fields.filter((f) => f.fieldKind === "message" && f.message.typeName === FieldMaskSchema.typeName);
+  if (masks.length === 0) throw error;
+  const record = message as unknown as Record<string, FieldMask | undefined>;
+  const withoutMasks = clone(desc, message);
+  for (const field of masks) (withoutMasks as unknown as Record<string, unknown>)[field.localName] = undefined;
+  const json = toJson(desc, withoutMasks as never) as JsonObject;
+  for (const field of masks) if (record[field.localName]) json[field.jsonName] = record[field.localName]!.paths.join(",");
+  return json;
 }
 
 function redact(desc: DescMessage, json: JsonValue): JsonValue {
