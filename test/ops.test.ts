@@ -140,5 +140,10 @@ describe("/readyz when the metadata store goes away", () => {
     assert.equal(rpc.status, 503);
     assert.equal(((await rpc.json()) as { code: string }).code, "unavailable");
     assert.equal((await fetch(`${app.baseUrl}/healthz`)).status, 200, "the process still serves");
+    const started = performance.now();
+    const metrics = await fetch(`${app.baseUrl}/metrics`);
+    assert.equal(metrics.status, 200, "a scrape does not fail with the store");
+    assert.match(await metrics.text(), /^svc_jobs_pending \d+$/m, "the job gauges are still exported");
+    assert.ok(performance.now() - started < 3_000, "the job counts give up within about a second");
   });
 });

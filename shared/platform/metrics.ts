@@ -15,8 +15,13 @@ export interface Metrics {
   jobsRunning: Gauge;
 }
 
+export interface JobCounts {
+  pending: number;
+  running: number;
+}
+
 /** Counts of background jobs, read when /metrics is scraped. */
-export type JobCounter = () => Promise<{ pending: number; running: number }>;
+export type JobCounter = () => Promise<JobCounts>;
 
 export interface MetricsOptions {
   /** libuv thread-pool size (UV_THREADPOOL_SIZE), shown as go_threads. */
@@ -26,6 +31,7 @@ export interface MetricsOptions {
 
 export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
+  const readJobCounts = jobCountReader(options.countJobs);
   collectDefaultMetrics({ register: registry });
   registerGoCompatibility(registry, options.threadPoolSize);
   const httpLabels = ["method", "route", "status_code", "protocol"] as const;
@@ -59,7 +65,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
       help: "Background jobs waiting to run.",
       registers: [registry],
       async collect() {
-        const counts = await readJobCounts(options.countJobs);
+        const counts = await readJobCounts();
         if (counts) this.set(counts.pending);
       },
     }),
@@ -68,16 +74,36 @@ export function createMetrics(options: MetricsOptions): Metrics {
       help: "Background jobs running now.",
       registers: [registry],
       async collect() {
-        const counts = await readJobCounts(options.countJobs);
+        const counts = await readJobCounts();
         if (counts) this.set(counts.running);
       },
     }),
   };
 }
 
-/** The queue's counts; none when the store does not answer, so that a scrape still shows every other metric (the gauges keep their last value). */
-async function readJobCounts(countJobs: JobCounter | undefined): Promise<{ pending: number; running: number } | undefined> {
-  return countJobs?.().catch(() => undefined);
+const JOB_COUNT_TIMEOUT_MS = 1_000;
+
+/**
+ * The queue's counts for a scrape: one read serves both gauges (the
+ * registry collects them together), and none comes back when the store does
+ * not answer within 1 s, so that a scrape still shows every other metric at
+ * once (the gauges keep their last value).
+ */
+function jobCountReader(countJobs: JobCounter | undefined): () => Promise<JobCounts | undefined> {
+  let reading: Promise<JobCounts | undefined> | undefined;
+  const read = async () => {
+    if (!countJobs) return undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), JOB_COUNT_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([countJobs().catch(() => undefined), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return () => (reading ??= read().finally(() => (reading = undefined)));
 }
 
 // The specification names Go runtime metrics. They are exported with the
