@@ -124,21 +124,18 @@ describe("hostile input on every RPC", () => {
     done("broken messages");
   });
 
-  it("refuses binary messages holding what the JSON form cannot carry: field mask paths, timestamps out of range, NaN", async () => {
-    const cannot = { includes: "cannot" };
-    for (const method of methods) {
-      for (const field of method.input.fields) {
-        if (field.fieldKind !== "message" || field.message.typeName !== "google.protobuf.FieldMask") continue;
-        const bytes = toBinary(method.input, create(method.input, { [field.localName]: { paths: ["tiTle"] } }));
-        for (const form of ["connect-proto", "grpc"] as Form[]) await expectRefusal(`${method.name} ${field.name} irreversible (${form})`, method, send(form, method, bytes), cannot);
-      }
-    }
+  it("refuses values only the binary form can carry: a timestamp past year 9999, a NaN in a Struct", async () => {
     const createUser = methods.find((m) => m.name === "CreateUser")!;
-    const expired = create(createUser.input, { loginId: "late", user: { roles: [{ role: "roles/workspaceMember", expiresAt: { seconds: 10n ** 15n } }] } });
-    await expectRefusal("CreateUser year 31 million", createUser, send("grpc", createUser, toBinary(createUser.input, expired)), cannot);
+    const late = create(createUser.input, { loginId: "late", user: { roles: [{ role: "roles/workspaceMember", expiresAt: { seconds: 10n ** 15n } }] } });
+    for (const form of ["connect-proto", "grpc"] as Form[]) {
+      await expectRefusal(`CreateUser year 31 million (${form})`, createUser, send(form, createUser, toBinary(createUser.input, late)), {
+        startsWith: "user.roles[0].expires_at: not a timestamp",
+      });
+    }
     const updateSetting = methods.find((m) => m.name === "UpdateSetting")!;
     const nan = { value: { case: "environment", value: { environments: [{ id: "test", sqlReview: { rules: [{ type: "x", payload: { bytes: Number.NaN } }] } }] } } };
-    await expectRefusal("UpdateSetting NaN payload", updateSetting, send("connect-proto", updateSetting, toBinary(updateSetting.input, create(updateSetting.input, { setting: { value: nan } } as never))), { includes: "NaN" });
+    const request = toBinary(updateSetting.input, create(updateSetting.input, { setting: { value: nan } } as never));
+    await expectRefusal("UpdateSetting NaN payload", updateSetting, send("connect-proto", updateSetting, request), { includes: 'payload.fields["bytes"]: a number must be finite' });
     done("values the JSON form cannot carry");
   });
 

@@ -2,10 +2,12 @@
 // 0074): no string holds a NUL character (PostgreSQL cannot store one), a
 // string or bytes field holds at most its `max_length` UTF-8 bytes (1 KiB
 // unless the proto says more), and a repeated or map field at most its
-// `max_items` elements (1000 unless the proto says more). The limits are
-// read once per field from the proto's options.
+// `max_items` elements (1000 unless the proto says more), and timestamps,
+// durations and numbers only the binary form can carry are refused. The
+// limits are read once per field from the proto's options.
 import { getOption, type DescField, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { isReflectMessage, reflect, type ReflectMessage } from "@bufbuild/protobuf/reflect";
+import type { Duration, Timestamp, Value } from "@bufbuild/protobuf/wkt";
 import { max_items, max_length } from "../../shared/gen/svc/v1/annotation_pb.js";
 import { quoted } from "../../shared/platform/index.ts";
 
@@ -37,6 +39,8 @@ export function limitsOf(field: DescField): Limits {
 }
 
 function messageProblem(message: ReflectMessage, prefix: string): string | undefined {
+  const jsonless = WELL_KNOWN[message.desc.typeName]?.(message.message);
+  if (jsonless) return `${prefix.slice(0, -1)}: ${jsonless}`;
   for (const field of message.fields) {
     if (!message.isSet(field)) continue;
     const problem = fieldProblem(message, field, `${prefix}${field.name}`);
@@ -76,6 +80,34 @@ function fieldProblem(message: ReflectMessage, field: DescField, path: string): 
     }
   }
 }
+
+/**
+ * Values of well-known types that only the binary form can carry, which the
+ * JSON form refuses as it parses: a timestamp outside years 1 to 9999, a
+ * duration over 10,000 years or with nanos of the other sign, a NaN or
+ * infinite number in a Struct.
+ */
+const WELL_KNOWN: Record<string, (message: Message) => string | undefined> = {
+  "google.protobuf.Timestamp": (message) => {
+    const { seconds, nanos } = message as Timestamp;
+    const inRange = seconds >= MIN_TIMESTAMP && seconds <= MAX_TIMESTAMP && nanos >= 0 && nanos <= MAX_NANOS;
+    return inRange ? undefined : "not a timestamp from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z";
+  },
+  "google.protobuf.Duration": (message) => {
+    const { seconds, nanos } = message as Duration;
+    const inRange = seconds >= -MAX_DURATION && seconds <= MAX_DURATION && Math.abs(nanos) <= MAX_NANOS;
+    const sameSign = seconds === 0n || nanos === 0 || seconds > 0n === nanos > 0;
+    return inRange && sameSign ? undefined : "not a duration of at most 10,000 years";
+  },
+  "google.protobuf.Value": (message) => {
+    const { kind } = message as Value;
+    return kind.case === "numberValue" && !Number.isFinite(kind.value) ? "a number must be finite" : undefined;
+  },
+};
+const MIN_TIMESTAMP = -62_135_596_800n;
+const MAX_TIMESTAMP = 253_402_300_799n;
+const MAX_DURATION = 315_576_000_000n;
+const MAX_NANOS = 999_999_999;
 
 function valueProblem(value: unknown, path: string, maxLength: number): string | undefined {
   if (typeof value === "string") return textProblem(value, path, maxLength);
