@@ -1,7 +1,9 @@
-// `npm run bench [-- <figure>...] [--json]`: runs the registered figures (all
-// by default) and prints their rows — a readable table, or with --json one
-// JSON array of {name, value, unit, baseline, ratio} on stdout and nothing
-// else (progress goes to stderr). Flags: see harness/options.ts (--help).
+// `npm run bench [-- <figure>...] [--json] [--check]`: runs the registered
+// figures (all by default) and prints their rows — a readable table, or with
+// --json one JSON array of {name, value, unit, baseline, ratio, targets, met}
+// on stdout and nothing else (progress goes to stderr). With --check it exits
+// 1 when a row misses a target, listing the misses on stderr. Each figure
+// sets its rows' targets. Flags: see harness/options.ts (--help).
 // A figure is a bench/figures/<name>.ts exporting a Figure; add it to FIGURES.
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
@@ -14,6 +16,7 @@ import { pinSelfToGeneratorCores } from "./harness/cpu.ts";
 import { openBenchDatabase } from "./harness/database.ts";
 import { parseCommandLine, USAGE, type CommandLine } from "./harness/options.ts";
 import { toJson, toTable } from "./harness/report.ts";
+import { misses } from "./harness/targets.ts";
 import { note, type BenchContext, type Figure, type Row } from "./harness/types.ts";
 
 const FIGURES: readonly Figure[] = [actuatorFigure, loginFigure, auditLogFigure, reviewFigure, rolloutFigure];
@@ -49,6 +52,15 @@ try {
   await database.close();
 }
 process.stdout.write(commandLine.json ? `${toJson(rows)}\n` : toTable(rows));
+if (commandLine.check) {
+  const missed = misses(rows);
+  const judged = rows.filter((row) => row.targets?.length).length;
+  if (missed.length > 0) {
+    process.stderr.write(`targets MISSED:\n${missed.map((line) => `  ${line}\n`).join("")}`);
+    process.exit(1);
+  }
+  note(`every target met (${judged} rows with targets)`);
+}
 
 function figureNamed(name: string): Figure {
   const figure = FIGURES.find((f) => f.name === name);

@@ -8,6 +8,7 @@
 //     requested with GET over h2c by the same generator, with the same sessions
 //     and concurrency (a GET needs no body parser in the bare route; the gRPC
 //     request body is only 5 bytes).
+// Targets: REST ≥ 0.5 of the bare route, the RPC forms (Connect, gRPC) ≥ 0.3.
 import { isDeepStrictEqual } from "node:util";
 import { fromBinary, toJson } from "@bufbuild/protobuf";
 import { ActuatorInfoSchema } from "../../shared/gen/svc/v1/actuator_service_pb.js";
@@ -15,7 +16,7 @@ import { startChildServer, type ChildServer } from "../harness/child-server.ts";
 import { h2Call, h2Load, openSessions, type H2Target } from "../harness/h2-load.ts";
 import { http1Load, type Http1Target } from "../harness/http1-load.ts";
 import { describeLoad, meanLoad, type LoadResult } from "../harness/load-result.ts";
-import { note, ratioOf, type BenchContext, type Figure, type Row } from "../harness/types.ts";
+import { note, ratioOf, type BenchContext, type Figure, type Row, type Target } from "../harness/types.ts";
 
 const REST_PATH = "/v1/actuator/info";
 const RPC_PATH = "/svc.v1.ActuatorService/GetActuatorInfo";
@@ -25,15 +26,18 @@ interface Http1Case {
   name: string;
   target: (port: number) => Http1Target;
   check: (res: Response, expected: unknown) => Promise<boolean>;
-  minRatio: number;
+  ratioTarget: Target;
 }
+
+const REST_TARGET: Target = { on: "ratio", min: 0.5 };
+const RPC_TARGET: Target = { on: "ratio", min: 0.3 };
 
 const HTTP1_CASES: Http1Case[] = [
   {
     name: "rest",
     target: (port) => ({ url: `http://127.0.0.1:${port}${REST_PATH}`, method: "GET" }),
     check: async (res, expected) => res.ok && isDeepStrictEqual(await res.json(), expected),
-    minRatio: 0.5,
+    ratioTarget: REST_TARGET,
   },
   {
     name: "connect_json",
@@ -44,7 +48,7 @@ const HTTP1_CASES: Http1Case[] = [
       body: "{}",
     }),
     check: async (res, expected) => res.ok && isDeepStrictEqual(await res.json(), expected),
-    minRatio: 0.3,
+    ratioTarget: RPC_TARGET,
   },
   {
     name: "connect_proto",
@@ -55,7 +59,7 @@ const HTTP1_CASES: Http1Case[] = [
     }),
     check: async (res, expected) =>
       res.ok && isDeepStrictEqual(toJson(ActuatorInfoSchema, fromBinary(ActuatorInfoSchema, new Uint8Array(await res.arrayBuffer()))), expected),
-    minRatio: 0.3,
+    ratioTarget: RPC_TARGET,
   },
 ];
 
@@ -104,10 +108,10 @@ export const actuatorFigure: Figure = {
       const bareAfter = await measure("bare route, HTTP/1.1, again", () => http1Load(bareHttp1Target(bare.port), settings(bare)));
       const bareHttp1 = meanLoad(bareBefore, bareAfter);
       const drift = bareHttp1.drift > 0.1 ? `baseline runs differ by ${Math.round(bareHttp1.drift * 100)}%` : undefined;
-      const rows = HTTP1_CASES.map((c, i) => row(c.name, results[i]!, bareHttp1, c.minRatio, drift));
+      const rows = HTTP1_CASES.map((c, i) => row(c.name, results[i]!, bareHttp1, c.ratioTarget, drift));
       const bareH2 = await measure("bare route, h2c", () => h2Load(bareH2Target(bare.port), settings(bare)));
       const grpc = await measure("grpc", () => h2Load(grpcTarget(app.port), settings(app)));
-      rows.push(row("grpc", grpc, bareH2, undefined, "vs bare route over h2c"));
+      rows.push(row("grpc", grpc, bareH2, RPC_TARGET, "vs bare route over h2c"));
       return rows;
     } finally {
       for (const server of servers.reverse()) await server.stop();
@@ -132,7 +136,7 @@ async function checkTargets(appPort: number, barePort: number, expected: unknown
   }
 }
 
-function row(name: string, result: LoadResult, baseline: LoadResult, target?: number, remark?: string): Row {
+function row(name: string, result: LoadResult, baseline: LoadResult, target: Target, remark?: string): Row {
   const failures = result.failed + baseline.failed;
   return {
     name: `actuator.${name}`,
@@ -140,12 +144,12 @@ function row(name: string, result: LoadResult, baseline: LoadResult, target?: nu
     unit: "req/s",
     baseline: Math.round(baseline.rps),
     ratio: ratioOf(result.rps, baseline.rps),
+    targets: [target],
     detail: {
       p50Ms: result.p50Ms,
       p99Ms: result.p99Ms,
       baselineP50Ms: baseline.p50Ms,
       baselineP99Ms: baseline.p99Ms,
-      target,
       serverCpu: result.serverCpu,
       generatorCpu: result.generatorCpu,
       note: [remark, failures ? `${result.failed} failed, ${baseline.failed} failed in baseline` : undefined].filter(Boolean).join("; ") || undefined,

@@ -10,10 +10,13 @@ export interface CommandLine {
   figures: string[];
   json: boolean;
   list: boolean;
+  /** Exit 1 when a row misses one of its targets. */
+  check: boolean;
   options: BenchOptions;
 }
 
-export const USAGE = `usage: npm run bench -- [figure...] [--json] [--list]
+export const USAGE = `usage: npm run bench -- [figure...] [--json] [--list] [--check]
+  --check            exit 1 when a figure misses one of its targets (listed on stderr)
   --duration SEC     measured seconds per target (BENCH_DURATION, default 8)
   --warmup SEC       discarded warm-up seconds per target (BENCH_WARMUP, default 3)
   --connections N    HTTP/1.1 connections / total HTTP/2 streams (BENCH_CONNECTIONS, default 50)
@@ -30,6 +33,7 @@ export function parseCommandLine(argv: readonly string[], env: Record<string, st
     options: {
       json: { type: "boolean" },
       list: { type: "boolean" },
+      check: { type: "boolean" },
       help: { type: "boolean", short: "h" },
       duration: { type: "string" },
       warmup: { type: "string" },
@@ -49,6 +53,7 @@ export function parseCommandLine(argv: readonly string[], env: Record<string, st
     figures: positionals,
     json: values.json === true,
     list: values.list === true,
+    check: values.check === true,
     options: {
       durationS: positive("--duration", values.duration ?? env.BENCH_DURATION, 8),
       warmupS: positive("--warmup", values.warmup ?? env.BENCH_WARMUP, 3, true),

@@ -1,6 +1,6 @@
 // The shapes every figure shares: what a figure is, what it is given, and the
-// rows it returns. `npm run bench -- --json` prints only the five public row
-// fields; `detail` feeds the readable table.
+// rows it returns. `npm run bench -- --json` prints the five public row
+// fields and the targets with their verdicts; `detail` feeds the readable table.
 
 /** One measured figure, compared with a baseline measured in the same run. */
 export interface Row {
@@ -9,7 +9,19 @@ export interface Row {
   unit: string;
   baseline: number;
   ratio: number;
+  /** What the row must meet (`npm run bench -- --check` fails on a miss); set in the figure's definition. */
+  targets?: readonly Target[];
   detail?: RowDetail;
+}
+
+/**
+ * A bound on one of a row's numbers: its value (in the row's unit), its
+ * ratio (the share of the bare speed), or its p99 latency in ms.
+ */
+export interface Target {
+  on: "value" | "ratio" | "p99";
+  min?: number;
+  max?: number;
 }
 
 export interface RowDetail {
@@ -17,8 +29,6 @@ export interface RowDetail {
   p99Ms?: number;
   baselineP50Ms?: number;
   baselineP99Ms?: number;
-  /** Minimum acceptable ratio, when the figure has a target. */
-  target?: number;
   /** Server and load-generator CPU use over the measured window (1 = one core). */
   serverCpu?: number;
   generatorCpu?: number;
