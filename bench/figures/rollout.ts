@@ -28,13 +28,13 @@ import { postgresCpuReader, postmasterPid, type CpuReader } from "../harness/pos
 import { Latencies, percentile } from "../harness/load-result.ts";
 import { note, ratioOf, type BenchContext, type Figure, type Row, type Target } from "../harness/types.ts";
 import { startEmbeddedServer } from "../../test/helpers/postgres-server.ts";
-import { makeUser } from "../../test/helpers/users.ts";
-import { createDb } from "../../shared/platform/db.ts";
 import { stderrLogger } from "../harness/database.ts";
-import { findPolicies, replacePolicy } from "../../shared/identity/iam/iam-policy.store.ts";
+import { adminQuery, adopt, apiClient, type Api, createWorkspaceAdmin, type Json } from "../harness/api-client.ts";
 import { userMember } from "../../shared/identity/iam/members.ts";
 
 const LOGIN = { loginId: "bench-rollout", password: "Bench-Rollout-Pass-9" };
+/** The instance on the targets' server, and the project its databases move into. */
+const BENCH_INSTANCE = { instance: "bench", project: "bench" };
 const APPROVALS = 100;
 /** The database on the targets' server that the approval latency's changes target. */
 const LATENCY_DATABASE = "svc_bench_latency";
@@ -49,14 +49,12 @@ const LATENCY_TARGETS: Target[] = [{ on: "value", max: 25 }, { on: "p99", max: 1
 /** The 500-database rollout: at most 1.5× the bare script's time. */
 const THROUGHPUT_TARGET: Target = { on: "ratio", min: 1 / 1.5 };
 
-type Json = Record<string, any>;
-
 export const rolloutFigure: Figure = {
   name: "rollout",
   description: "approve → first task run RUNNING latency, and a DDL rolled out to 500 databases vs a bare script",
   async run(context: BenchContext): Promise<Row[]> {
     const env = { BENCH_PG_URL: context.databaseUrl };
-    await createBenchAdmin(context.databaseUrl);
+    await createWorkspaceAdmin(context.databaseUrl, LOGIN);
     const targetServer = await startEmbeddedServer(stderrLogger());
     let server: ChildServer | undefined;
     let worker: Omit<ChildServer, "port"> | undefined;
@@ -65,12 +63,12 @@ export const rolloutFigure: Figure = {
       const targetUrl = targetServer.adminUrl;
       server = await startChildServer("server-process.ts", env, context.cpuProfDir);
       worker = await startChildProcess("worker-process.ts", env, context.cpuProfDir);
-      const api = await apiClient(server.port);
+      const api = await apiClient(server.port, LOGIN);
       await prepareProject(api, targetUrl);
       const latency = await approveToRunning(api, context.databaseUrl, targetUrl);
       const bare = await bareDispatch(context.databaseUrl);
       const databases = await createTargets(targetUrl);
-      await adopt(api, context.databaseUrl, databases);
+      await adopt(api, context.databaseUrl, BENCH_INSTANCE, databases);
       placement = await placeServers(context.databaseUrl, targetUrl);
       const readPostgresCpu = sumOf(await postgresCpuReader(context.databaseUrl), await postgresCpuReader(targetUrl));
       const rounds: Round[] = [];
@@ -137,39 +135,6 @@ async function checkpoint(...serverUrls: string[]): Promise<void> {
   for (const url of serverUrls) await adminQuery(url, "checkpoint");
 }
 
-/** The bench's user, a workspace admin (it creates the project, the instance and the approval rule). */
-async function createBenchAdmin(databaseUrl: string): Promise<void> {
-  const db = await createDb(databaseUrl, stderrLogger());
-  try {
-    await makeUser(db, LOGIN.loginId, LOGIN.password);
-    const [workspace] = await findPolicies(db, ["workspaces/-"]);
-    const binding = { role: "roles/workspaceAdmin", members: [userMember(LOGIN.loginId)] };
-    await replacePolicy(db, "workspaces/-", [...(workspace?.bindings ?? []), binding], "bench");
-  } finally {
-    await db.end();
-  }
-}
-
-interface Api {
-  call(method: string, path: string, body?: unknown): Promise<Json>;
-}
-
-async function apiClient(port: number): Promise<Api> {
-  const base = `http://127.0.0.1:${port}`;
-  const send = async (method: string, path: string, body: unknown, token: string) => {
-    const reply = await fetch(`${base}${path}`, {
-      method,
-      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await reply.json()) as Json;
-    if (!reply.ok) throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(json)}`);
-    return json;
-  };
-  const { accessToken } = await send("POST", "/v1/auth/login", LOGIN, "");
-  return { call: (method, path, body) => send(method, path, body, accessToken as string) };
-}
-
 /**
  * Project `bench` with self-approval allowed and one rule asking a project
  * owner to approve changes in `test` (an AUTOMATIC environment), and an
@@ -191,36 +156,6 @@ async function prepareProject(api: Api, databaseUrl: string): Promise<void> {
   });
 }
 
-/**
- * Moves the databases into project `bench` once a sync of the instance has
- * found them, after that sync has ended: a sync still reading the schemas of
- * hundreds of databases would share the worker with the measured rollout.
- */
-async function adopt(api: Api, databaseUrl: string, names: string[]): Promise<void> {
-  const wanted = names.map((name) => `instances/bench/databases/${name}`);
-  for (let attempt = 0; ; attempt++) {
-    const found = new Set((((await api.call("GET", "/v1/instances/bench/databases?pageSize=1000")).databases ?? []) as Json[]).map((d) => d.name as string));
-    if (wanted.every((name) => found.has(name))) break;
-    if (attempt === 600) throw new Error("the instance sync did not find the bench databases");
-    if (attempt % 20 === 0) await api.call("POST", "/v1/instances/bench:sync", {});
-    await sleep(500);
-  }
-  await syncsEnded(databaseUrl);
-  await api.call("POST", "/v1/databases:transfer", { databases: wanted, targetProject: "projects/bench" });
-}
-
-async function syncsEnded(databaseUrl: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const pendingSyncs = async () =>
-      Number((await client.query("select count(*) as n from graphile_worker.jobs where task_identifier = 'instance.sync'")).rows[0].n);
-    while ((await pendingSyncs()) > 0) await sleep(100);
-  } finally {
-    await client.end();
-  }
-}
-
 async function settled(api: Api, issue: string): Promise<Json> {
   for (;;) {
     const current = await api.call("GET", `/v1/${issue}`);
@@ -232,7 +167,7 @@ async function settled(api: Api, issue: string): Promise<Json> {
 /** ApproveIssue sent → the first task run's start_time, APPROVALS times in turn. */
 async function approveToRunning(api: Api, databaseUrl: string, targetUrl: string): Promise<Latencies> {
   await adminQuery(targetUrl, `create database ${LATENCY_DATABASE}`);
-  await adopt(api, databaseUrl, [LATENCY_DATABASE]);
+  await adopt(api, databaseUrl, BENCH_INSTANCE, [LATENCY_DATABASE]);
   const target = `instances/bench/databases/${LATENCY_DATABASE}`;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -309,16 +244,6 @@ async function createTargets(databaseUrl: string): Promise<string[]> {
   await inParallel(names, 4, (name) => adminQuery(withDatabase(databaseUrl, name), "select 1"));
   await adminQuery(databaseUrl, "checkpoint");
   return names;
-}
-
-async function adminQuery(databaseUrl: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }
 
 /**
