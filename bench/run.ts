@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import { actuatorFigure } from "./figures/actuator.ts";
 import { auditLogFigure } from "./figures/audit-log.ts";
+import { authenticatedReadFigure } from "./figures/authenticated-read.ts";
 import { loginFigure } from "./figures/login.ts";
 import { reviewFigure } from "./figures/review.ts";
 import { rolloutFigure } from "./figures/rollout.ts";
@@ -19,7 +20,7 @@ import { toJson, toTable } from "./harness/report.ts";
 import { misses } from "./harness/targets.ts";
 import { note, type BenchContext, type Figure, type Row } from "./harness/types.ts";
 
-const FIGURES: readonly Figure[] = [actuatorFigure, loginFigure, auditLogFigure, reviewFigure, rolloutFigure];
+const FIGURES: readonly Figure[] = [actuatorFigure, loginFigure, authenticatedReadFigure, auditLogFigure, reviewFigure, rolloutFigure];
 
 const commandLine = commandLineOrExit();
 if (commandLine.list) {
