@@ -61,6 +61,19 @@ export function preparedCommand(name: string) {
 
 const unreadRow = z.object({});
 
+// Row shapes many stores read. A schema is a module constant, never built in
+// a function: zod compiles its parser on the first parse, so a schema built
+// per call compiles per call (test/store-schemas.test.ts keeps it so).
+
+/** A count, selected or returned as `n` (`count(*)::int as n`). */
+export const countRow = z.object({ n: z.number() });
+
+/** A text key `id`. */
+export const textIdRow = z.object({ id: z.string() });
+
+/** A bigint key `id`, as a number (int8 arrives as a BigInt). */
+export const serialIdRow = z.object({ id: z.coerce.number() });
+
 /** One transaction per use case: the change, its audit record and its jobs. */
 export function withTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(work);

@@ -2,7 +2,7 @@
 // processes use. Everything else under shared/platform/ is private to it.
 export { listenToChannel } from "./channel-listener.ts";
 export { type Config, ConfigError, loadConfig, type PortRole, trustedProxyList } from "./config.ts";
-export { APPLICATION_NAME, createDb, type Db, ping, preparedCommand, type Tx, withTransaction } from "./db.ts";
+export { APPLICATION_NAME, countRow, createDb, type Db, ping, preparedCommand, serialIdRow, textIdRow, type Tx, withTransaction } from "./db.ts";
 export { formatDuration, parseDuration } from "./duration.ts";
 export { isEmailAddress, parseEmail, requireEmail } from "./email-address.ts";
 export { readOrCreatePassword } from "./embedded-postgres.ts";

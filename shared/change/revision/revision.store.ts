@@ -3,7 +3,7 @@
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import type { DatabaseRef } from "../../inventory/index.ts";
-import { type FilterTerm, sqlOperator } from "../../platform/index.ts";
+import { type FilterTerm, serialIdRow, sqlOperator } from "../../platform/index.ts";
 
 export const revisionRow = z
   .object({
@@ -89,7 +89,7 @@ export interface NewRevision {
  * of the version (one being inserted concurrently is waited for).
  */
 export async function insertRevision(db: CommonQueryMethods, revision: NewRevision): Promise<RevisionRow | undefined> {
-  const id = await db.maybeOneFirst(sql.type(z.object({ id: z.coerce.number() }))`
+  const id = await db.maybeOneFirst(sql.type(serialIdRow)`
     insert into revision (instance_id, database_name, release, file, version, sha256, task_run_id, creator)
     values (${revision.database.instanceId}, ${revision.database.name}, ${revision.release}, ${revision.file}, ${revision.version},
             ${revision.sha256}, ${revision.taskRunId ?? null}, ${revision.creator})

@@ -70,9 +70,11 @@ export async function setRolloutState(db: CommonQueryMethods, ref: RolloutRef, s
     update rollout set state = ${state}, update_time = now() where project_id = ${ref.projectId} and id = ${ref.id}`);
 }
 
+const rolloutKeyRow = z.object({ project_id: z.string(), id: z.string() });
+
 /** The rollouts under way (RUNNING), for the reconciler's follow-up. */
 export async function runningRollouts(db: CommonQueryMethods): Promise<RolloutRef[]> {
-  const rows = await db.any(sql.type(z.object({ project_id: z.string(), id: z.string() }))`
+  const rows = await db.any(sql.type(rolloutKeyRow)`
     select project_id, id from rollout where state = 'RUNNING'`);
   return rows.map((r) => ({ projectId: r.project_id, id: r.id }));
 }

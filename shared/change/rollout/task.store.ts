@@ -153,6 +153,8 @@ export async function lockTask(db: CommonQueryMethods, id: number): Promise<void
   await db.query(sql.unsafe`select 1 from task where id = ${id} for update`);
 }
 
+const goesOnRow = z.object({ goes_on: z.boolean() });
+
 /**
  * Whether a stage goes on as it is after runs of its tasks ended: it and its
  * rollout are RUNNING, and it has tasks at work (PENDING or RUNNING) and none
@@ -161,7 +163,7 @@ export async function lockTask(db: CommonQueryMethods, id: number): Promise<void
  * unfinished tasks (task_unfinished), with a plan made once per connection.
  */
 export async function stageGoesOn(db: CommonQueryMethods, ref: RolloutRef, stageId: string): Promise<boolean> {
-  const goesOn = await db.maybeOneFirst(sql.prepared("task.stage_goes_on", z.object({ goes_on: z.boolean() }))`
+  const goesOn = await db.maybeOneFirst(sql.prepared("task.stage_goes_on", goesOnRow)`
     select s.state = 'RUNNING' and r.state = 'RUNNING'
        and exists (select 1 from task o
                    where o.project_id = s.project_id and o.rollout_id = s.rollout_id and o.stage_id = s.id

@@ -215,8 +215,10 @@ export class RunLocks {
   }
 }
 
+const lockedRow = z.object({ locked: z.boolean() });
+
 /** Takes the run's lock until the transaction ends, unless a worker holds it. */
 export async function tryRunLockForTransaction(tx: CommonQueryMethods, runId: number): Promise<boolean> {
-  return tx.oneFirst(sql.type(z.object({ locked: z.boolean() }))`
+  return tx.oneFirst(sql.type(lockedRow)`
     select pg_try_advisory_xact_lock(${TASK_RUN_LOCK_CLASS}, ${runId % RUN_KEY_MODULUS}) as locked`);
 }

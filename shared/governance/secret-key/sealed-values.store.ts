@@ -21,6 +21,9 @@ const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: "instance", key: "id", column: "data_sources", kind: "jsonb" },
 ];
 
+/** A row's key (as text) and the column that may hold sealed values. */
+const sealedColumnRow = z.object({ key: z.unknown(), value: z.unknown() });
+
 /** Replaces every sealed value with `reseal(value)`; answers how many were re-sealed. */
 export async function resealStoredSecrets(tx: CommonQueryMethods, reseal: (sealed: string) => string): Promise<number> {
   let count = 0;
@@ -31,7 +34,7 @@ export async function resealStoredSecrets(tx: CommonQueryMethods, reseal: (seale
     return value;
   };
   for (const { table, key, column, kind } of SEALED_COLUMNS) {
-    const rows = await tx.any(sql.type(z.object({ key: z.unknown(), value: z.unknown() }))`
+    const rows = await tx.any(sql.type(sealedColumnRow)`
       select ${sql.identifier([key])}::text as key, ${sql.identifier([column])} as value from ${sql.identifier([table])}
       where ${sql.identifier([column])} is not null for update`);
     for (const row of rows) {

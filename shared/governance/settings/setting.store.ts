@@ -27,13 +27,15 @@ export async function initWorkspaceProfile(db: CommonQueryMethods, value: Record
     on conflict (name) do nothing`);
 }
 
+const encryptionKeyIdRow = z.object({ keyId: z.string() });
+
 /** Stores SYSTEM's encryption key id unless one is stored; answers the stored id. */
 export async function claimEncryptionKeyId(db: CommonQueryMethods, keyId: string): Promise<string> {
   await db.query(sql.unsafe`
     insert into setting (name, value, updater) values ('SYSTEM', ${sql.jsonb({ encryptionKeyId: keyId })}, 'system')
     on conflict (name) do update set value = setting.value || excluded.value
       where setting.value->>'encryptionKeyId' is null`);
-  return db.oneFirst(sql.type(z.object({ keyId: z.string() }))`
+  return db.oneFirst(sql.type(encryptionKeyIdRow)`
     select value->>'encryptionKeyId' as "keyId" from setting where name = 'SYSTEM'`);
 }
 
@@ -44,9 +46,11 @@ const settingRow = z.object({
 });
 export type SettingRow = z.infer<typeof settingRow>;
 
+const namedSettingRow = settingRow.extend({ name: z.string() });
+
 /** The stored rows of the named settings, by name (a setting never written has none). */
 export async function findSettingRows(db: CommonQueryMethods, names: readonly string[]): Promise<Map<string, SettingRow>> {
-  const rows = await db.any(sql.type(settingRow.extend({ name: z.string() }))`
+  const rows = await db.any(sql.type(namedSettingRow)`
     select name, value, etag, update_time as "updateTime" from setting where name = any(${sql.array(names, "text")})`);
   return new Map(rows.map(({ name, ...row }) => [name, row]));
 }

@@ -2,6 +2,7 @@
 // as a SHA-256 hash.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
+import { countRow } from "../../platform/index.ts";
 
 const codeRow = z.object({ matches: z.boolean(), expired: z.boolean() });
 
@@ -26,8 +27,8 @@ export async function lockEmailCode(db: CommonQueryMethods, principalId: number,
 
 /** Counts a wrong try of the user's code; answers the new count. */
 export async function countEmailCodeFailure(db: CommonQueryMethods, principalId: number): Promise<number> {
-  return db.oneFirst(sql.type(z.object({ failure_count: z.number() }))`
-    update email_signin_code set failure_count = failure_count + 1 where principal_id = ${principalId} returning failure_count`);
+  return db.oneFirst(sql.type(countRow)`
+    update email_signin_code set failure_count = failure_count + 1 where principal_id = ${principalId} returning failure_count as n`);
 }
 
 export async function deleteEmailCode(db: CommonQueryMethods, principalId: number): Promise<void> {

@@ -10,6 +10,8 @@ export type LoginFailureRow = z.infer<typeof failureRow>;
 
 const keptRow = z.object({ kept: z.boolean() });
 
+const lockInForceRow = z.object({ login_id: z.string(), locked_until: z.coerce.date() });
+
 export async function findLoginFailure(db: CommonQueryMethods, loginId: string): Promise<LoginFailureRow | undefined> {
   const row = await db.maybeOne(sql.type(failureRow)`select failure_count, locked_until from login_failure where login_id = ${loginId}`);
   return row ?? undefined;
@@ -17,7 +19,7 @@ export async function findLoginFailure(db: CommonQueryMethods, loginId: string):
 
 /** The locks in force at `now` among these login ids, by login id. */
 export async function findLocksInForce(db: CommonQueryMethods, loginIds: readonly string[], now: Date): Promise<Map<string, Date>> {
-  const rows = await db.any(sql.type(z.object({ login_id: z.string(), locked_until: z.coerce.date() }))`
+  const rows = await db.any(sql.type(lockInForceRow)`
     select login_id, locked_until from login_failure
     where login_id = any(${sql.array(loginIds, "text")}) and locked_until > ${sql.timestamp(now)}`);
   return new Map(rows.map((r) => [r.login_id, r.locked_until]));

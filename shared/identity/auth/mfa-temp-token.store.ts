@@ -2,6 +2,7 @@
 // second factor of a sign-in, stored as SHA-256 hashes.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
+import { countRow } from "../../platform/index.ts";
 
 const tempTokenRow = z
   .object({ principal_id: z.coerce.number(), failure_count: z.number(), expired: z.boolean() })
@@ -26,8 +27,8 @@ export async function lockMfaTempToken(db: CommonQueryMethods, hash: Buffer): Pr
 
 /** Counts a wrong factor presented with the token; answers the new count. */
 export async function countMfaTempTokenFailure(db: CommonQueryMethods, hash: Buffer): Promise<number> {
-  return db.oneFirst(sql.type(z.object({ failure_count: z.number() }))`
-    update mfa_temp_token set failure_count = failure_count + 1 where token_hash = ${sql.binary(hash)} returning failure_count`);
+  return db.oneFirst(sql.type(countRow)`
+    update mfa_temp_token set failure_count = failure_count + 1 where token_hash = ${sql.binary(hash)} returning failure_count as n`);
 }
 
 export async function deleteMfaTempToken(db: CommonQueryMethods, hash: Buffer): Promise<void> {

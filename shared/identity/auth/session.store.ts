@@ -133,8 +133,10 @@ export async function deleteExpiredSessionTokens(db: CommonQueryMethods): Promis
   return result.rowCount;
 }
 
+const lastUseRow = z.object({ t: z.coerce.date().nullable() });
+
 /** The latest use of any session, or undefined before the first sign-in. */
 export async function lastSessionUse(db: CommonQueryMethods): Promise<Date | undefined> {
-  const time = await db.oneFirst(sql.type(z.object({ t: z.coerce.date().nullable() }))`select max(last_used_time) as t from session_token`);
+  const time = await db.oneFirst(sql.type(lastUseRow)`select max(last_used_time) as t from session_token`);
   return time ?? undefined;
 }

@@ -33,6 +33,8 @@ export async function replaceMembers(db: CommonQueryMethods, groupId: string, me
     from unnest(${sql.array(members.map((m) => m.loginId), "text")}, ${sql.array(members.map((m) => m.role), "text")}) as m (login_id, role)`);
 }
 
+const userGroupRow = z.object({ login_id: z.string(), group_id: z.string() });
+
 /** The ids of the groups a user belongs to. */
 export async function groupIdsOfUser(db: CommonQueryMethods, loginId: string): Promise<string[]> {
   return (await groupIdsOfUsers(db, [loginId])).get(loginId) ?? [];
@@ -40,7 +42,7 @@ export async function groupIdsOfUser(db: CommonQueryMethods, loginId: string): P
 
 /** The group ids of each of these users, sorted (an index-only scan on group_member_login). */
 export async function groupIdsOfUsers(db: CommonQueryMethods, loginIds: readonly string[]): Promise<Map<string, string[]>> {
-  const rows = await db.any(sql.type(z.object({ login_id: z.string(), group_id: z.string() }))`
+  const rows = await db.any(sql.type(userGroupRow)`
     select login_id, group_id from group_member where login_id = any(${sql.array(loginIds, "text")})
     order by login_id, group_id`);
   const groups = new Map<string, string[]>(loginIds.map((id) => [id, []]));

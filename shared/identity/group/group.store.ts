@@ -2,6 +2,7 @@
 // group_member (group-member.store.ts).
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
+import { textIdRow } from "../../platform/index.ts";
 
 export const groupRow = z
   .object({
@@ -80,7 +81,7 @@ export async function deleteGroup(db: CommonQueryMethods, id: string): Promise<v
  * policy being written cannot be deleted before that write commits.
  */
 export async function shareLockGroups(db: CommonQueryMethods, ids: readonly string[]): Promise<Set<string>> {
-  const rows = await db.anyFirst(sql.type(z.object({ id: z.string() }))`
+  const rows = await db.anyFirst(sql.type(textIdRow)`
     select id from user_group where id = any(${sql.array([...new Set(ids)], "text")}) for share`);
   return new Set(rows);
 }

@@ -36,12 +36,14 @@ export async function replacePolicy(db: CommonQueryMethods, scope: string, bindi
     returning scope, bindings, etag, update_time`);
 }
 
+const scopeRow = z.object({ scope: z.string() });
+
 /**
  * The scopes with a binding that contains `pattern` (jsonb containment):
  * {role} finds the policies binding a role, {members: [m]} those naming a member.
  */
 export async function scopesWithBinding(db: CommonQueryMethods, pattern: { role: string } | { members: [string] }): Promise<string[]> {
-  return [...(await db.anyFirst(sql.type(z.object({ scope: z.string() }))`
+  return [...(await db.anyFirst(sql.type(scopeRow)`
     select scope from iam_policy where bindings @> ${sql.jsonb([pattern])} order by scope`))];
 }
 

@@ -11,9 +11,13 @@ export interface MappingEntry {
   group: string;
 }
 
+const mappingEntryRow = z.object({ idp: z.string(), group: z.string() });
+
+const approvalRuleRow = z.object({ rule: z.coerce.number(), title: z.string() });
+
 /** The mapping entries with a binding to `role` (roles/<id>, compared ignoring case). */
 export async function mappingEntriesGranting(db: CommonQueryMethods, role: string): Promise<readonly MappingEntry[]> {
-  return db.any(sql.type(z.object({ idp: z.string(), group: z.string() }))`
+  return db.any(sql.type(mappingEntryRow)`
     select coalesce(m.value->>'idp', '') as idp, coalesce(m.value->>'group', '') as "group"
     from setting s
     cross join lateral jsonb_array_elements(
@@ -29,7 +33,7 @@ export async function mappingEntriesGranting(db: CommonQueryMethods, role: strin
 
 /** The approval rules (1-based positions and template titles) with a step naming `role`. */
 export async function approvalRulesNaming(db: CommonQueryMethods, role: string): Promise<readonly { rule: number; title: string }[]> {
-  return db.any(sql.type(z.object({ rule: z.coerce.number(), title: z.string() }))`
+  return db.any(sql.type(approvalRuleRow)`
     select r.n as rule, coalesce(r.value->'template'->>'title', '') as title
     from setting s
     cross join lateral jsonb_array_elements(

@@ -2,6 +2,7 @@
 // case-insensitively (lower(id) is unique); bindings name the stored id.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
+import { textIdRow } from "../../platform/index.ts";
 
 const customRoleRow = z
   .object({
@@ -69,9 +70,11 @@ export async function deleteCustomRole(db: CommonQueryMethods, id: string): Prom
   await db.query(sql.unsafe`delete from custom_role where id = ${id}`);
 }
 
+const rolePermissionsRow = z.object({ id: z.string(), permissions: z.array(z.string()) });
+
 /** The permissions of the custom roles with these stored ids (one query for a whole check). */
 export async function customRolePermissions(db: CommonQueryMethods, ids: readonly string[]): Promise<Map<string, readonly string[]>> {
-  const rows = await db.any(sql.type(z.object({ id: z.string(), permissions: z.array(z.string()) }))`
+  const rows = await db.any(sql.type(rolePermissionsRow)`
     select id, permissions from custom_role where id = any(${sql.array(ids, "text")})`);
   return new Map(rows.map((r) => [r.id, r.permissions]));
 }
@@ -83,7 +86,7 @@ export async function customRolePermissions(db: CommonQueryMethods, ids: readonl
  */
 export async function shareLockCustomRoles(db: CommonQueryMethods, ids: readonly string[]): Promise<Map<string, string>> {
   const folded = [...new Set(ids.map((id) => id.toLowerCase()))];
-  const rows = await db.anyFirst(sql.type(z.object({ id: z.string() }))`
+  const rows = await db.anyFirst(sql.type(textIdRow)`
     select id from custom_role where lower(id) = any(${sql.array(folded, "text")}) for share`);
   return new Map(rows.map((id) => [id.toLowerCase(), id]));
 }

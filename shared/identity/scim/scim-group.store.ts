@@ -5,7 +5,7 @@
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
 import { columns, groupRow, type GroupRow } from "../group/group.store.ts";
-import { quoted } from "../../platform/index.ts";
+import { countRow, quoted, textIdRow } from "../../platform/index.ts";
 import { invalidFilter } from "./scim-error.ts";
 import type { CompareValue, Comparison } from "./scim-filter.ts";
 
@@ -45,19 +45,19 @@ export async function listScimGroups(db: CommonQueryMethods, filter: readonly Co
 }
 
 export async function countScimGroups(db: CommonQueryMethods, filter: readonly Comparison[]): Promise<number> {
-  return db.oneFirst(sql.type(z.object({ n: z.number() }))`select count(*)::int as n from user_group where ${conditions(filter)}`);
+  return db.oneFirst(sql.type(countRow)`select count(*)::int as n from user_group where ${conditions(filter)}`);
 }
 
 /** The id of another SCIM group with this title (ignoring case), if any. */
 export async function scimGroupTitled(db: CommonQueryMethods, title: string, exceptId = ""): Promise<string | undefined> {
-  const id = await db.maybeOneFirst(sql.type(z.object({ id: z.string() }))`
+  const id = await db.maybeOneFirst(sql.type(textIdRow)`
     select id from user_group where ${VISIBLE} and lower(title) = ${title.toLowerCase()} and id <> ${exceptId} limit 1`);
   return id ?? undefined;
 }
 
 /** The ids taken among `base` and `base-<n>`. */
 export async function takenGroupIds(db: CommonQueryMethods, base: string): Promise<Set<string>> {
-  const rows = await db.anyFirst(sql.type(z.object({ id: z.string() }))`
+  const rows = await db.anyFirst(sql.type(textIdRow)`
     select id from user_group where id = ${base} or (starts_with(id, ${`${base}-`}) and substr(id, ${base.length + 2}) ~ '^[0-9]+$')`);
   return new Set(rows);
 }

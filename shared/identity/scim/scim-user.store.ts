@@ -4,8 +4,8 @@
 // sign-on never takes over a local account either.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import { userColumns, userRow } from "../user/user.store.ts";
-import { quoted } from "../../platform/index.ts";
+import { loginIdRow, userColumns, userRow } from "../user/user.store.ts";
+import { countRow, quoted } from "../../platform/index.ts";
 import { invalidFilter } from "./scim-error.ts";
 import type { CompareValue, Comparison } from "./scim-filter.ts";
 import type { ScimUserRecord } from "./scim-user-map.ts";
@@ -48,7 +48,7 @@ export async function listScimUsers(db: CommonQueryMethods, filter: readonly Com
 }
 
 export async function countScimUsers(db: CommonQueryMethods, filter: readonly Comparison[]): Promise<number> {
-  return db.oneFirst(sql.type(z.object({ n: z.number() }))`select count(*)::int as n from principal where ${conditions(filter)}`);
+  return db.oneFirst(sql.type(countRow)`select count(*)::int as n from principal where ${conditions(filter)}`);
 }
 
 export async function setUserExternalId(db: CommonQueryMethods, id: number, externalId: string): Promise<void> {
@@ -57,7 +57,7 @@ export async function setUserExternalId(db: CommonQueryMethods, id: number, exte
 
 /** The login ids among `loginIds` of active users SCIM sees. */
 export async function activeScimLoginIds(db: CommonQueryMethods, loginIds: readonly string[]): Promise<Set<string>> {
-  const rows = await db.anyFirst(sql.type(z.object({ login_id: z.string() }))`
+  const rows = await db.anyFirst(sql.type(loginIdRow)`
     select login_id from principal where state = 'ACTIVE' and ${VISIBLE} and login_id = any(${sql.array(loginIds, "text")})`);
   return new Set(rows);
 }

@@ -1,7 +1,7 @@
 // SQL on the principal table (users and service accounts).
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
-import { BOOTSTRAP_LOCK } from "../../platform/index.ts";
+import { BOOTSTRAP_LOCK, countRow } from "../../platform/index.ts";
 
 const optionalDate = z.coerce.date().nullable();
 
@@ -91,7 +91,7 @@ export async function lockBootstrap(tx: CommonQueryMethods): Promise<void> {
 }
 
 export async function countUsers(db: CommonQueryMethods): Promise<number> {
-  return db.oneFirst(sql.type(z.object({ n: z.number() }))`select count(*)::int as n from principal`);
+  return db.oneFirst(sql.type(countRow)`select count(*)::int as n from principal`);
 }
 
 export async function setPassword(db: CommonQueryMethods, id: number, hash: string, requireReset: boolean): Promise<void> {
@@ -111,16 +111,21 @@ export async function updateProfile(db: CommonQueryMethods, id: number, profile:
   await db.query(sql.unsafe`update principal set title = ${profile.title}, email = ${profile.email}, update_time = now() where id = ${id}`);
 }
 
+/** A principal's login id. */
+export const loginIdRow = z.object({ login_id: z.string() });
+
 /** The login ids among `loginIds` that belong to active principals. */
 export async function activeLoginIds(db: CommonQueryMethods, loginIds: readonly string[]): Promise<Set<string>> {
-  const rows = await db.anyFirst(sql.type(z.object({ login_id: z.string() }))`
+  const rows = await db.anyFirst(sql.type(loginIdRow)`
     select login_id from principal where state = 'ACTIVE' and login_id = any(${sql.array(loginIds, "text")})`);
   return new Set(rows);
 }
 
+const firstAdminPendingRow = z.object({ pending: z.boolean() });
+
 /** True while the first principal (the bootstrap administrator) has never signed in or still has to change its password. */
 export async function firstAdminPending(db: CommonQueryMethods): Promise<boolean> {
-  return db.oneFirst(sql.type(z.object({ pending: z.boolean() }))`
+  return db.oneFirst(sql.type(firstAdminPendingRow)`
     select coalesce((select last_login_time is null or require_reset_password from principal order by id limit 1), true) as pending`);
 }
 

@@ -4,9 +4,11 @@
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 
+const projectIdRow = z.object({ project_id: z.string() });
+
 export async function projectOfDatabase(db: CommonQueryMethods, instanceId: string, name: string): Promise<string | undefined> {
   return (
-    (await db.maybeOneFirst(sql.type(z.object({ project_id: z.string() }))`
+    (await db.maybeOneFirst(sql.type(projectIdRow)`
       select project_id from instance_database where instance_id = ${instanceId} and name = ${name}`)) ?? undefined
   );
 }

@@ -8,6 +8,8 @@ import type { DatabaseRef } from "./database-name.ts";
 
 const newEtag = sql.fragment`md5(random()::text || clock_timestamp()::text)`;
 
+const databaseNameRow = z.object({ name: z.string() });
+
 /**
  * Makes the instance's databases those the server lists: new names are
  * added, DELETED ones listed again come back, ACTIVE ones not listed are
@@ -15,7 +17,7 @@ const newEtag = sql.fragment`md5(random()::text || clock_timestamp()::text)`;
  */
 export async function reconcileDatabases(db: CommonQueryMethods, instanceId: string, names: readonly string[]): Promise<readonly string[]> {
   const listed = sql.array(names, "text");
-  const appeared = await db.anyFirst(sql.type(z.object({ name: z.string() }))`
+  const appeared = await db.anyFirst(sql.type(databaseNameRow)`
     insert into instance_database (instance_id, name)
     select ${instanceId}, listed.name from unnest(${listed}) as listed (name)
     on conflict (instance_id, name) do update set state = 'ACTIVE', etag = ${newEtag}, update_time = now()

@@ -3,7 +3,7 @@
 // the sync job.
 import { sql, type CommonQueryMethods, type FragmentSqlToken } from "slonik";
 import { z } from "zod";
-import { afterNewest, type FilterTerm, newestFirst, type PageKey, pageTimeColumn, withPageTime } from "../../platform/index.ts";
+import { afterNewest, type FilterTerm, newestFirst, type PageKey, pageTimeColumn, textIdRow, withPageTime } from "../../platform/index.ts";
 import { storedDataSource } from "./data-sources.ts";
 
 export const instanceRow = z
@@ -103,7 +103,7 @@ export async function recordInstanceSync(db: CommonQueryMethods, id: string, res
 
 /** The ids of every active instance. */
 export async function activeInstanceIds(db: CommonQueryMethods): Promise<readonly string[]> {
-  return db.anyFirst(sql.type(z.object({ id: z.string() }))`select id from instance where state = 'ACTIVE' order by id`);
+  return db.anyFirst(sql.type(textIdRow)`select id from instance where state = 'ACTIVE' order by id`);
 }
 
 export interface InstanceListQuery {

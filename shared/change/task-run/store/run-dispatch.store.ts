@@ -22,6 +22,8 @@ export interface RunTarget {
   creator: string;
 }
 
+const slotFreeRow = z.object({ free: z.boolean() });
+
 /**
  * In the transaction that claims a run of a rollout whose project limits
  * the tasks it runs at once (parallel_tasks_per_rollout): whether it may run
@@ -32,7 +34,7 @@ export interface RunTarget {
 export async function takeRolloutSlot(tx: CommonQueryMethods, runId: number): Promise<boolean> {
   await tx.query(sql.unsafe`
     select pg_advisory_xact_lock(${ROLLOUT_SLOT_LOCK_CLASS}, hashtext(project_id || '/' || rollout_id)) from task_run where id = ${runId}`);
-  return tx.oneFirst(sql.type(z.object({ free: z.boolean() }))`
+  return tx.oneFirst(sql.type(slotFreeRow)`
     select p.parallel_tasks_per_rollout = 0
       or (select count(*) from task_run x where x.project_id = r.project_id and x.rollout_id = r.rollout_id and x.state = 'RUNNING')
          < p.parallel_tasks_per_rollout as free

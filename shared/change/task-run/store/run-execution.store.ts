@@ -80,9 +80,11 @@ export async function recordCancelReason(db: CommonQueryMethods, runId: number, 
   return result.rowCount > 0;
 }
 
+const cancelReasonRow = z.object({ cancel_reason: z.string().nullable() });
+
 /** Why the RUNNING run must stop, if someone asked. */
 export async function findCancelReason(db: CommonQueryMethods, runId: number): Promise<string | undefined> {
-  const reason = await db.maybeOneFirst(sql.type(z.object({ cancel_reason: z.string().nullable() }))`
+  const reason = await db.maybeOneFirst(sql.type(cancelReasonRow)`
     select cancel_reason from task_run where id = ${runId} and state = 'RUNNING'`);
   return reason ?? undefined;
 }

@@ -25,9 +25,11 @@ export function logEntriesInsert(runId: number, entries: readonly StatementLog[]
     on conflict (task_run_id, position) do nothing`;
 }
 
+const lastPositionRow = z.object({ last: z.number().nullable() });
+
 /** Index of the first statement the log does not show applied: one past the last entry without an error (`from` when there is none). */
 export async function nextUnloggedStatement(db: CommonQueryMethods, runId: number, from: number): Promise<number> {
-  const last = await db.oneFirst(sql.type(z.object({ last: z.number().nullable() }))`
+  const last = await db.oneFirst(sql.type(lastPositionRow)`
     select max(position) as last from task_run_log where task_run_id = ${runId} and error = ''`);
   return last === null ? from : Math.max(from, last + 1);
 }

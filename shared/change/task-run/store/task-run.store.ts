@@ -4,6 +4,7 @@
 // writes task_run and task_run_log, and nothing else does.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
+import { serialIdRow } from "../../../platform/index.ts";
 import type { RolloutRef } from "../../rollout/rollout-names.ts";
 
 export const TASK_RUN_STATES = ["PENDING", "RUNNING", "DONE", "FAILED", "CANCELED"] as const;
@@ -60,7 +61,7 @@ export async function insertPendingRuns(
   runAt: Date | undefined,
 ): Promise<number[]> {
   if (taskIds.length === 0) return [];
-  const ids = await db.anyFirst(sql.type(z.object({ id: z.coerce.number() }))`
+  const ids = await db.anyFirst(sql.type(serialIdRow)`
     insert into task_run (task_id, project_id, rollout_id, creator, first_statement, run_at)
     select t.id, ${ref.projectId}, ${ref.id}, ${creator}, t.next_statement, ${runAt ? sql.timestamp(runAt) : null}
     from unnest(${sql.array(taskIds, "int8")}) with ordinality as wanted (id, position)
