@@ -48,6 +48,13 @@ describe("named statements", () => {
     }
   });
 
+  it("finds the per-request reads' named statements", async () => {
+    const names = [...(await statementNames()).keys()];
+    for (const name of ["session_token.find", "session_token.touch", "iam_policy.find_by_scopes", "group_member.group_ids_of_user", "project.find"]) {
+      assert.ok(names.includes(name), `${name} among ${names.join(", ")}`);
+    }
+  });
+
   it("gives each name to one statement", async () => {
     const reused = [...(await statementNames())].filter(([, places]) => places.length > 1);
     assert.deepEqual(reused, [], "a name named twice");

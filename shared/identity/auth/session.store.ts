@@ -1,6 +1,7 @@
 // SQL on session_token: one row per issued access or refresh token.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
+import { preparedCommand } from "../../platform/index.ts";
 import type { TokenKind } from "./tokens.ts";
 
 /** The access and the refresh token of a new pair in one family. */
@@ -74,21 +75,28 @@ export async function insertSessionTokens(db: CommonQueryMethods, pair: NewSessi
   return { ACCESS: expiry("ACCESS"), REFRESH: expiry("REFRESH") };
 }
 
-/** The token, its family's latest use and its principal; `forUpdate` locks it (refresh rotation). */
+const tokenColumns = sql.fragment`
+  t.family_id, t.principal_id, t.kind, t.expire_time, t.spent_time, t.revoked_time, t.pending_mfa_enrollment,
+  (select max(f.last_used_time) from session_token f where f.family_id = t.family_id) as family_last_used_time,
+  p.login_id, p.state as principal_state, p.require_reset_password, p.password_change_time`;
+
+/**
+ * The token, its family's latest use and its principal; `forUpdate` locks it
+ * (refresh rotation). Named statements: every authenticated call reads it.
+ */
 export async function findSessionToken(db: CommonQueryMethods, hash: Buffer, forUpdate = false): Promise<SessionTokenRow | undefined> {
-  const row = await db.maybeOne(sql.type(tokenRow)`
-    select t.family_id, t.principal_id, t.kind, t.expire_time, t.spent_time, t.revoked_time, t.pending_mfa_enrollment,
-           (select max(f.last_used_time) from session_token f where f.family_id = t.family_id) as family_last_used_time,
-           p.login_id, p.state as principal_state, p.require_reset_password, p.password_change_time
-    from session_token t join principal p on p.id = t.principal_id
-    where t.token_hash = ${sql.binary(hash)}
-    ${forUpdate ? sql.fragment`for update of t` : sql.fragment``}`);
+  const token = sql.binary(hash);
+  const row = forUpdate
+    ? await db.maybeOne(sql.prepared("session_token.find_for_update", tokenRow)`
+        select ${tokenColumns} from session_token t join principal p on p.id = t.principal_id where t.token_hash = ${token} for update of t`)
+    : await db.maybeOne(sql.prepared("session_token.find", tokenRow)`
+        select ${tokenColumns} from session_token t join principal p on p.id = t.principal_id where t.token_hash = ${token}`);
   return row ?? undefined;
 }
 
 /** Records a use of the token now. */
 export async function touchSessionToken(db: CommonQueryMethods, hash: Buffer): Promise<void> {
-  await db.query(sql.unsafe`update session_token set last_used_time = now() where token_hash = ${sql.binary(hash)}`);
+  await db.query(preparedCommand("session_token.touch")`update session_token set last_used_time = now() where token_hash = ${sql.binary(hash)}`);
 }
 
 export async function spendSessionToken(db: CommonQueryMethods, hash: Buffer): Promise<void> {

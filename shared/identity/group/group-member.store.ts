@@ -33,11 +33,14 @@ export async function replaceMembers(db: CommonQueryMethods, groupId: string, me
     from unnest(${sql.array(members.map((m) => m.loginId), "text")}, ${sql.array(members.map((m) => m.role), "text")}) as m (login_id, role)`);
 }
 
+const groupIdRow = z.object({ group_id: z.string() });
+
 const userGroupRow = z.object({ login_id: z.string(), group_id: z.string() });
 
-/** The ids of the groups a user belongs to. */
+/** The ids of the groups a user belongs to, sorted; named, as every permission check that involves groups reads it. */
 export async function groupIdsOfUser(db: CommonQueryMethods, loginId: string): Promise<string[]> {
-  return (await groupIdsOfUsers(db, [loginId])).get(loginId) ?? [];
+  return [...(await db.anyFirst(sql.prepared("group_member.group_ids_of_user", groupIdRow)`
+    select group_id from group_member where login_id = ${loginId} order by group_id`))];
 }
 
 /** The group ids of each of these users, sorted (an index-only scan on group_member_login). */

@@ -16,9 +16,9 @@ const policyRow = z
 
 export type StoredPolicy = z.infer<typeof policyRow>;
 
-/** The policies of the given scopes that exist. */
+/** The policies of the given scopes that exist; named, as every permission check reads it. */
 export async function findPolicies(db: CommonQueryMethods, scopes: readonly string[]): Promise<StoredPolicy[]> {
-  return [...(await db.any(sql.type(policyRow)`
+  return [...(await db.any(sql.prepared("iam_policy.find_by_scopes", policyRow)`
     select scope, bindings, etag, update_time from iam_policy where scope = any(${sql.array(scopes, "text")})`))];
 }
 

@@ -49,11 +49,12 @@ const columns = sql.fragment`
   id, title, key, state, labels, allow_self_approval, parallel_tasks_per_rollout, lock_timeout_ms,
   statement_timeout_ms, require_plan_check_success, creator, etag, create_time, update_time`;
 
+/** The project; `forUpdate` locks it. Named statements: a call on anything in a project reads it. */
 export async function findProject(db: CommonQueryMethods, id: string, forUpdate = false): Promise<ProjectRow | undefined> {
-  return (
-    (await db.maybeOne(sql.type(projectRow)`
-      select ${columns} from project where id = ${id} ${forUpdate ? sql.fragment`for update` : sql.fragment``}`)) ?? undefined
-  );
+  const row = forUpdate
+    ? await db.maybeOne(sql.prepared("project.find_for_update", projectRow)`select ${columns} from project where id = ${id} for update`)
+    : await db.maybeOne(sql.prepared("project.find", projectRow)`select ${columns} from project where id = ${id}`);
+  return row ?? undefined;
 }
 
 /** The new project, or undefined when the id is taken. */
