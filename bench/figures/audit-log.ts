@@ -116,7 +116,7 @@ function searchRow(name: string, result: LoadResult, bare: LoadResult): Row {
     value: round(result.p99Ms, 2),
     unit: "ms p99",
     baseline: round(bare.p99Ms, 2),
-    ratio: ratioOf(result.p99Ms, bare.p99Ms),
+    ratio: ratioOf(bare.p99Ms, result.p99Ms),
     targets: [SEARCH_TARGET],
     detail: {
       p50Ms: result.p50Ms,
