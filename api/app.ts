@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { type ChangeFeed, type Config, type Db, type Logger, type Metrics, type SecretBox, trustedProxyList } from "../shared/platform/index.ts";
 import { createAuditMirror, type SettingReader, withExternalUrlFlag } from "../shared/governance/index.ts";
-import { identitySettingRules } from "../shared/identity/index.ts";
+import { type AccessCache, identitySettingRules } from "../shared/identity/index.ts";
 import { inventorySettingRules } from "../shared/inventory/index.ts";
 import { changeSettingRules } from "../shared/change/index.ts";
 import { registerClientIp } from "./client-ip.ts";
@@ -63,6 +63,8 @@ export interface AppDeps {
   settings: SettingReader;
   /** Change notices of rollouts and issues, for the watch streams. */
   changes: ChangeFeed;
+  /** Sessions and IAM, cached per process and dropped by change notices. */
+  access: AccessCache;
   /** Seals and opens credentials stored at rest (contract §9.4). */
   secrets: SecretBox;
   /** Resolves access tokens (default: the sessions in the store). */
@@ -113,11 +115,11 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
     logContextInterceptor,
     loggingInterceptor,
     errorsInterceptor,
-    createAuthnInterceptor(deps.authenticate ?? sessionAuthenticate(deps.db, deps.settings)),
+    createAuthnInterceptor(deps.authenticate ?? sessionAuthenticate(deps.db, deps.settings, deps.access.tokens)),
     createRateLimitInterceptor({ perMinute: deps.config.rateLimitPerUser, db: deps.sideDb, logger: deps.logger }),
     createAuditInterceptor({ db: deps.db, publish: auditMirror }),
     inputCheckInterceptor,
-    createAclInterceptor(deps.authorize ?? iamAuthorize(deps.db)),
+    createAclInterceptor(deps.authorize ?? iamAuthorize(deps.db, deps.access.iam)),
   ];
   const invoke = createUnaryInvoker(registrations, interceptors);
   const bindings = restBindings(registrations.map((r) => r.service));
@@ -158,14 +160,14 @@ export function svcServices(deps: AppDeps): ServiceRegistration[] {
       settings,
       secrets: deps.secrets,
     }),
-    userService({ db: deps.db, settings, secrets: deps.secrets }),
+    userService({ db: deps.db, iam: deps.access.iam, settings, secrets: deps.secrets }),
     workspaceService({ db: deps.db, settings }),
-    projectService({ db: deps.db, settings }),
+    projectService({ db: deps.db, iam: deps.access.iam, settings }),
     instanceService({ db: deps.db, secrets: deps.secrets }),
     databaseService({ db: deps.db, secrets: deps.secrets }),
     planService({ db: deps.db }),
     planCheckRunService({ db: deps.db }),
-    issueService({ db: deps.db, metrics: deps.metrics }),
+    issueService({ db: deps.db, iam: deps.access.iam, metrics: deps.metrics }),
     releaseService({ db: deps.db, settings, secrets: deps.secrets }),
     revisionService({ db: deps.db }),
     rolloutService({ db: deps.db, settings, changes: deps.changes }),
@@ -178,10 +180,10 @@ export function svcServices(deps: AppDeps): ServiceRegistration[] {
     }),
     auditLogService({ db: deps.db }),
     roleService({ db: deps.db }),
-    identityProviderService({ db: deps.db, settings, secrets: deps.secrets }),
+    identityProviderService({ db: deps.db, iam: deps.access.iam, settings, secrets: deps.secrets }),
     groupService({ db: deps.db }),
     actuatorService({
-      db: deps.db,
+      workspaceFacts: deps.access.workspaceFacts,
       settings,
       ha: deps.config.ha,
       debug: deps.config.debug,

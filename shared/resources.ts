@@ -17,7 +17,7 @@ import {
 } from "./platform/index.ts";
 import { checkSecretKey } from "./governance/index.ts";
 import { seedQuickStart } from "./inventory/index.ts";
-import { bootstrapWorkspace } from "./identity/index.ts";
+import { type AccessCache, bootstrapWorkspace, createAccessCache } from "./identity/index.ts";
 import { createSettingCache, type SettingCache } from "./governance/index.ts";
 
 export interface Resources {
@@ -28,6 +28,8 @@ export interface Resources {
   settings: SettingCache;
   /** Change notices of rollouts and issues: one LISTEN connection for every watch stream. */
   changes: ChangeFeed;
+  /** Sessions and IAM, read on every request: cached, dropped by change notices. */
+  access: AccessCache;
   metrics: Metrics;
   /** Seals and opens credentials stored at rest (contract §9.4). */
   secrets: SecretBox;
@@ -49,6 +51,8 @@ export async function openResources(context: ProcessContext): Promise<Resources>
   onStop(() => settings.close());
   const changes = createChangeFeed(store.url, logger);
   onStop(() => changes.close());
+  const access = createAccessCache(store.url, db, logger);
+  onStop(() => access.close());
   const metrics = createMetrics({ threadPoolSize: config.threadPoolSize, countJobs: () => countJobs(db) });
-  return { store, db, sideDb, settings, changes, metrics, secrets };
+  return { store, db, sideDb, settings, changes, access, metrics, secrets };
 }

@@ -9,6 +9,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { Role_Type, RoleService } from "../shared/gen/svc/v1/role_service_pb.js";
 import { hasPermission } from "../shared/identity/iam/authorize.ts";
+import { storedIam } from "../shared/identity/iam/iam-reads.ts";
 import { PREDEFINED_ROLES } from "../shared/identity/iam/predefined-roles.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
@@ -156,12 +157,12 @@ describe("custom roles", () => {
     await storeProjectPolicy("p1", [bind("mixed", "bob")]);
     assert.equal(await statusAs(token.bob, "/v1/users"), 403, "a project binding does not grant bb.users.list");
     const bob = { loginId: "bob" };
-    assert.equal(await hasPermission(app.db, bob, "bb.issues.get", "projects/p1"), true);
-    assert.equal(await hasPermission(app.db, bob, "bb.issues.get", "projects/p2"), false);
-    assert.equal(await hasPermission(app.db, bob, "bb.users.list", "projects/p1"), false, "even when the caller names the project");
+    assert.equal(await hasPermission(storedIam(app.db), bob, "bb.issues.get", "projects/p1"), true);
+    assert.equal(await hasPermission(storedIam(app.db), bob, "bb.issues.get", "projects/p2"), false);
+    assert.equal(await hasPermission(storedIam(app.db), bob, "bb.users.list", "projects/p1"), false, "even when the caller names the project");
     await setPolicy(bind("mixed", "bob"));
     assert.equal(await statusAs(token.bob, "/v1/users"), 200, "the workspace binding grants it");
-    assert.equal(await hasPermission(app.db, bob, "bb.issues.get", "projects/p2"), true, "workspace bindings count in every project");
+    assert.equal(await hasPermission(storedIam(app.db), bob, "bb.issues.get", "projects/p2"), true, "workspace bindings count in every project");
   });
 
   it("deletes custom roles, but neither built-in roles nor roles a binding names", async () => {

@@ -2,13 +2,14 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { ActuatorInfoSchema, ActuatorService } from "../../shared/gen/svc/v1/actuator_service_pb.js";
-import { firstAdminPending, lastSessionUse } from "../../shared/identity/index.ts";
-import { type Db, gitCommit, version } from "../../shared/platform/index.ts";
+import type { WorkspaceFacts } from "../../shared/identity/index.ts";
+import { gitCommit, version } from "../../shared/platform/index.ts";
 import { getSignInOptions, type SettingReader } from "../../shared/governance/index.ts";
 import { registration } from "../transport/services.ts";
 
 export interface ActuatorDeps {
-  db: Db;
+  /** The anonymous sign-in facts, cached (the access cache). */
+  workspaceFacts: () => Promise<WorkspaceFacts>;
   /** Carries --external-url (withExternalUrlFlag). */
   settings: SettingReader;
   ha: boolean;
@@ -20,11 +21,7 @@ export interface ActuatorDeps {
 export function actuatorService(deps: ActuatorDeps) {
   return registration(ActuatorService, {
     async getActuatorInfo() {
-      const [profile, needAdminSetup, lastActive] = await Promise.all([
-        getSignInOptions(deps.settings),
-        firstAdminPending(deps.db),
-        lastSessionUse(deps.db),
-      ]);
+      const [profile, { needAdminSetup, lastActiveTime }] = await Promise.all([getSignInOptions(deps.settings), deps.workspaceFacts()]);
       return create(ActuatorInfoSchema, {
         version,
         gitCommit,
@@ -39,7 +36,7 @@ export function actuatorService(deps: ActuatorDeps) {
         startTime: timestampFromDate(deps.startTime),
         leader: deps.isLeader(),
         needAdminSetup,
-        lastActiveTime: lastActive && timestampFromDate(lastActive),
+        lastActiveTime: lastActiveTime && timestampFromDate(lastActiveTime),
       });
     },
   });

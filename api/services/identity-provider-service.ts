@@ -6,6 +6,7 @@ import {
   deleteIdentityProvider,
   getIdp,
   hasPermission,
+  type IamReads,
   idpName,
   listIdentityProviders,
   parseIdpName,
@@ -22,6 +23,8 @@ import { configDraft, toIdentityProvider, toPublicIdentityProvider } from "./ide
 
 export interface IdentityProviderDeps {
   db: Db;
+  /** IAM reads for permission checks (the access cache). */
+  iam: IamReads;
   settings: SettingReader;
   /** Seals the providers' credentials. */
   secrets: SecretBox;
@@ -33,7 +36,7 @@ export function identityProviderService(deps: IdentityProviderDeps) {
   return registration(IdentityProviderService, {
     async listIdentityProviders(req, context) {
       const caller = context.values.get(kPrincipal);
-      const full = caller !== undefined && (await hasPermission(deps.db, caller, "bb.identityProviders.get", WORKSPACE));
+      const full = caller !== undefined && (await hasPermission(deps.iam, caller, "bb.identityProviders.get", WORKSPACE));
       const page = await listIdentityProviders(deps.db, pageSize(req.pageSize), req.pageToken);
       const url = await externalUrl();
       return {

@@ -16,6 +16,7 @@ import {
   updateIssue,
   updateIssuesStatus,
 } from "../../shared/change/index.ts";
+import type { IamReads } from "../../shared/identity/index.ts";
 import type { Db, Metrics } from "../../shared/platform/index.ts";
 import { parseProjectName } from "../../shared/inventory/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
@@ -25,6 +26,8 @@ import { issueFields, issueStatusOf, toIssue, toIssueComment } from "./issue-con
 
 export interface IssueDeps {
   db: Db;
+  /** IAM reads for permission checks (the access cache). */
+  iam: IamReads;
   metrics: Metrics;
 }
 
@@ -34,7 +37,7 @@ export function issueService(deps: IssueDeps) {
       return toIssue(await getIssue(deps.db, parseIssueName(req.name, "name")));
     },
     async listIssues(req, context) {
-      const page = await listIssuePage(deps.db, callerOf(context), req);
+      const page = await listIssuePage(deps.db, deps.iam, callerOf(context), req);
       return { issues: page.rows.map(toIssue), nextPageToken: page.nextPageToken };
     },
     async createIssue(req, context) {

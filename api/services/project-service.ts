@@ -1,6 +1,6 @@
 // ProjectService: projects and their IAM policies (contract §9.1, §6.4).
 import { ProjectService } from "../../shared/gen/svc/v1/project_service_pb.js";
-import { findPolicies, setIamPolicy } from "../../shared/identity/index.ts";
+import { findPolicies, type IamReads, setIamPolicy } from "../../shared/identity/index.ts";
 import type { Db } from "../../shared/platform/index.ts";
 import {
   activeProject,
@@ -22,6 +22,8 @@ import { projectDraft, toProject } from "./project-convert.ts";
 
 export interface ProjectDeps {
   db: Db;
+  /** IAM reads for permission checks (the access cache). */
+  iam: IamReads;
   settings: SettingReader;
 }
 
@@ -31,7 +33,7 @@ export function projectService(deps: ProjectDeps) {
       return toProject(await getProject(deps.db, parseProjectName(req.name, "name")));
     },
     async listProjects(req, context) {
-      const page = await listProjectPage(deps.db, callerOf(context), req);
+      const page = await listProjectPage(deps.db, deps.iam, callerOf(context), req);
       return { projects: page.rows.map(toProject), nextPageToken: page.nextPageToken };
     },
     async createProject(req, context) {

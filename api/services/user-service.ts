@@ -5,6 +5,7 @@ import {
   activeLock,
   findUserByLoginId,
   groupIdsOfUser,
+  type IamReads,
   requirePermission,
   resetMfa,
   unlock,
@@ -23,6 +24,8 @@ import { userLifecycleMethods } from "./user-service-lifecycle.ts";
 
 export interface UserDeps {
   db: Db;
+  /** IAM reads for permission checks (the access cache). */
+  iam: IamReads;
   settings: SettingReader;
   /** Seals and opens TOTP secrets. */
   secrets: SecretBox;
@@ -37,7 +40,7 @@ export function userService(deps: UserDeps) {
     async getUser(req, context) {
       const principal = callerOf(context);
       const loginId = loginIdOfUserName(req.name, principal);
-      if (loginId !== principal.loginId) await requirePermission(deps.db, principal, "bb.users.get", WORKSPACE);
+      if (loginId !== principal.loginId) await requirePermission(deps.iam, principal, "bb.users.get", WORKSPACE);
       return userView(deps.db, loginId);
     },
     async updateUser(req, context) {

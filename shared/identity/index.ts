@@ -1,5 +1,6 @@
 // The identity capability's public surface: what other capabilities and the
 // processes use. Everything else under shared/identity/ is private to it.
+export { type AccessCache, createAccessCache, type WorkspaceFacts } from "./access-cache.ts";
 export { authenticate } from "./auth/authenticate.ts";
 export { emailCodeLogin } from "./auth/email-code-login.ts";
 export { sendEmailCode } from "./auth/email-code.ts";
@@ -13,9 +14,8 @@ export { PrincipalRateLimiter } from "./auth/principal-rate-limit.ts";
 export { SharedPrincipalRateLimiter } from "./auth/principal-rate-limit-shared.ts";
 export type { Principal, Restriction } from "./auth/principal.ts";
 export { LOGIN_RATE_LIMIT } from "./auth/rate-limit.ts";
-export { lastSessionUse } from "./auth/session.store.ts";
 export { deleteSpentSignInState } from "./auth/sign-in-state-cleanup.ts";
-export { endSession, type IssuedSession, refreshSession, sessionPolicyOf } from "./auth/sessions.ts";
+export { endSession, type IssuedSession, refreshSession, sessionPolicyOf, type SessionTokens } from "./auth/sessions.ts";
 export { listGroupPage } from "./group/group-list.ts";
 export { groupIdsOfUser, groupIdsOfUsers } from "./group/group-member.store.ts";
 export { groupName } from "./group/group-name.ts";
@@ -35,6 +35,7 @@ export { isBindingActive } from "./iam/binding-condition.ts";
 export { createCustomRole, deleteCustomRole, updateCustomRole } from "./iam/custom-roles.ts";
 export { grantRoles } from "./iam/grant-roles.ts";
 export { findPolicies, type StoredPolicy } from "./iam/iam-policy.store.ts";
+export { type IamReads, storedIam } from "./iam/iam-reads.ts";
 export { type IamSubject, userMember } from "./iam/members.ts";
 export { isPermission, type Permission, permissionScope } from "./iam/permissions.ts";
 export { type BindingInput, findCanonicalRole } from "./iam/policy-validation.ts";
@@ -72,4 +73,4 @@ export { resetMfaLocally, resetPasswordLocally, unlockLocally } from "./user/rec
 export { updateUser } from "./user/update-user.ts";
 export { listUsers } from "./user/user-list.store.ts";
 export { deleteUser, undeleteUser } from "./user/user-state.ts";
-export { findUserById, findUserByLoginId, firstAdminPending, type UserRow } from "./user/user.store.ts";
+export { findUserById, findUserByLoginId, type UserRow } from "./user/user.store.ts";

@@ -23,6 +23,13 @@ export interface ChannelOptions {
 
 export interface ChannelListener {
   isListening(): boolean;
+  /**
+   * Resolves once every notice committed before the call has reached
+   * onNotice: a query on the listening connection, which PostgreSQL answers
+   * after the notices already signalled to it. Callers waiting at once share
+   * one query sent after they asked. Rejects when the connection is down.
+   */
+  sync(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,8 +75,33 @@ export function listenToChannel(options: ChannelOptions): ChannelListener {
   };
   void listen();
 
+  let inFlight: Promise<void> | undefined;
+  let queued: Promise<void> | undefined;
+  const startSync = (): Promise<void> => {
+    const run = roundTrip().finally(() => {
+      if (inFlight === run) inFlight = undefined;
+    });
+    inFlight = run;
+    return run;
+  };
+  const roundTrip = async () => {
+    if (!listener) throw new Error(`not listening on ${options.channel}`);
+    await listener.query("select 1");
+  };
+
   return {
     isListening: () => listener !== undefined,
+    sync() {
+      if (!inFlight) return startSync();
+      // The query in flight may have been sent before this caller's change committed: wait for the next one.
+      queued ??= inFlight
+        .catch(() => undefined)
+        .then(() => {
+          queued = undefined;
+          return startSync();
+        });
+      return queued;
+    },
     async close() {
       closed = true;
       clearTimeout(timer);

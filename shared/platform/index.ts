@@ -43,6 +43,7 @@ export { addLogFields, currentCorrelationId, type LogFields, withLogFields, with
 export { createLogger, type Logger } from "./logger.ts";
 export { emailConfigured, type Mail, sendMail, type SmtpConfig } from "./mail/mailer.ts";
 export { createMetrics, type Metrics } from "./metrics.ts";
+export { type CachePart, createNoticeCache, type NoticeCache } from "./notice-cache.ts";
 export { checkRequestId, normalizeLoginId, parseLoginId, parseResourceName, RESOURCE_ID_PATTERN, userName } from "./names.ts";
 export { type OpsServer, startOpsServer } from "./ops/ops-server.ts";
 export { checkReadiness, type Readiness, readinessReply } from "./ops/readiness.ts";

@@ -12,6 +12,7 @@ import { parseSecretKey } from "../../shared/platform/secrets/secret-key.ts";
 import { createSettingCache, type SettingReader } from "../../shared/governance/settings/setting-cache.ts";
 import { createChangeFeed, type ChangeFeed } from "../../shared/platform/watch/change-feed.ts";
 import { bootstrapWorkspace, type BootstrapOptions } from "../../shared/identity/user/bootstrap.ts";
+import { createAccessCache } from "../../shared/identity/access-cache.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 import { quietLogger } from "./logger.ts";
 import { transcodingService } from "./transcoding-service.ts";
@@ -47,9 +48,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const sideDb = await createDb(database.url, logger, { maxPoolSize: 3, side: true });
   const settings = createSettingCache(database.url, sideDb, logger);
   const changes = createChangeFeed(database.url, logger);
+  const access = createAccessCache(database.url, db, logger);
   const metrics = createMetrics({ threadPoolSize: 4, countJobs: () => countJobs(db) });
   const secrets = createSecretBox(parseSecretKey(process.env.SVC_SECRET_KEY ?? "", "SVC_SECRET_KEY"));
-  const deps: AppDeps = { config, db, sideDb, logger, metrics, settings, changes, secrets, isLeader: () => false, ...options.deps };
+  const deps: AppDeps = { config, db, sideDb, logger, metrics, settings, changes, access, secrets, isLeader: () => false, ...options.deps };
   const services: ServiceRegistration[] = [...svcServices(deps), transcodingService];
   const app = await buildApp(deps, services);
   await app.fastify.listen({ port: 0, host: "127.0.0.1" });
@@ -68,6 +70,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await app.fastify.close();
       await settings.close();
       await changes.close();
+      await access.close();
       await sideDb.end();
       await db.end();
       if (!options.database) await database.drop();

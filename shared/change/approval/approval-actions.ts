@@ -5,7 +5,7 @@
 // told the step is approved. The moves themselves are the pipeline's
 // (pipeline/approval.ts).
 import type { CommonQueryMethods } from "slonik";
-import { type IamSubject, requirePermission } from "../../identity/index.ts";
+import { type IamSubject, requirePermission, storedIam } from "../../identity/index.ts";
 import { issueName, type IssueRef } from "../issue/issue-names.ts";
 import { findIssue, type IssueRow } from "../issue/issue.store.ts";
 import { failedPrecondition, type Metrics, notFound } from "../../platform/index.ts";
@@ -36,7 +36,7 @@ export async function rejectIssue(tx: CommonQueryMethods, caller: Caller, decisi
 /** The creator, or a holder of bb.issues.update: REJECTED → PENDING from the first step, approvals cleared. */
 export async function requestIssueReview(tx: CommonQueryMethods, caller: Caller, decision: Decision): Promise<IssueRow> {
   const seen = await findIssue(tx, decision.ref);
-  if (seen?.creator !== caller.name) await requirePermission(tx, caller, "bb.issues.update", projectName(decision.ref.projectId));
+  if (seen?.creator !== caller.name) await requirePermission(storedIam(tx), caller, "bb.issues.update", projectName(decision.ref.projectId));
   if (!seen) throw notFound(`issue "${issueName(decision.ref)}" does not exist`);
   const issue = await lockIssue(tx, seen);
   if (issue.status !== "OPEN" || issue.approvalStatus !== "REJECTED") {
@@ -50,7 +50,7 @@ export async function requestIssueReview(tx: CommonQueryMethods, caller: Caller,
  * at the step it was at when first read.
  */
 async function lockedPendingIssue(tx: CommonQueryMethods, caller: Caller, ref: IssueRef): Promise<IssueRow> {
-  await requirePermission(tx, caller, "bb.issues.get", projectName(ref.projectId));
+  await requirePermission(storedIam(tx), caller, "bb.issues.get", projectName(ref.projectId));
   const seen = await findIssue(tx, ref);
   if (!seen) throw notFound(`issue "${issueName(ref)}" does not exist`);
   requirePending(seen);

@@ -4,7 +4,7 @@
 // approval_status, approver (issues waiting at a step the user may approve),
 // create_time, update_time, title (substring) and label. Newest first.
 import type { CommonQueryMethods } from "slonik";
-import { boundRoles, hasPermission, type IamSubject, projectsWithBinding, requirePermission, WORKSPACE } from "../../identity/index.ts";
+import { boundRoles, hasPermission, type IamReads, type IamSubject, projectsWithBinding, requirePermission, WORKSPACE } from "../../identity/index.ts";
 import { type FilterFields, type FilterTerm, keysetPage, type Page, type PageRequest, parseFilter, userFilterValue } from "../../platform/index.ts";
 import { getProject, parseProjectName, projectName } from "../../inventory/index.ts";
 import { listIssues, type HeldRoles } from "./issue-list.store.ts";
@@ -32,12 +32,12 @@ export interface IssueListRequest extends PageRequest {
   filter: string;
 }
 
-export async function listIssuePage(db: CommonQueryMethods, caller: IamSubject & { name: string }, request: IssueListRequest): Promise<Page<IssueRow>> {
+export async function listIssuePage(db: CommonQueryMethods, iam: IamReads, caller: IamSubject & { name: string }, request: IssueListRequest): Promise<Page<IssueRow>> {
   const terms = parseFilter(request.filter, FILTER_FIELDS).map((term) =>
     term.field === "creator" || term.field === "approver" ? { ...term, value: userFilterValue(String(term.value), caller.name, term.field) } : term,
   );
-  const projectIds = await listedProjects(db, caller, request.parent);
-  const approverRoles = await rolesOfApprovers(db, terms);
+  const projectIds = await listedProjects(db, iam, caller, request.parent);
+  const approverRoles = await rolesOfApprovers(iam, terms);
   const query = JSON.stringify({ projectIds, terms });
   return keysetPage(
     request,
@@ -49,29 +49,29 @@ export async function listIssuePage(db: CommonQueryMethods, caller: IamSubject &
 }
 
 /** The projects the list covers; undefined for all (bb.issues.list at workspace scope). */
-async function listedProjects(db: CommonQueryMethods, caller: IamSubject, parent: string): Promise<string[] | undefined> {
+async function listedProjects(db: CommonQueryMethods, iam: IamReads, caller: IamSubject, parent: string): Promise<string[] | undefined> {
   if (parent !== "" && parent !== "projects/-") {
     const projectId = parseProjectName(parent, "parent");
-    await requirePermission(db, caller, PERMISSION, projectName(projectId));
+    await requirePermission(iam, caller, PERMISSION, projectName(projectId));
     await getProject(db, projectId);
     return [projectId];
   }
-  if (await hasPermission(db, caller, PERMISSION, WORKSPACE)) return undefined;
-  const bound = await projectsWithBinding(db, caller);
-  const allowed = await Promise.all(bound.map((id) => hasPermission(db, caller, PERMISSION, projectName(id))));
+  if (await hasPermission(iam, caller, PERMISSION, WORKSPACE)) return undefined;
+  const bound = await projectsWithBinding(iam, caller);
+  const allowed = await Promise.all(bound.map((id) => hasPermission(iam, caller, PERMISSION, projectName(id))));
   return bound.filter((_, i) => allowed[i]);
 }
 
 /** The roles of each user an `approver` term names. */
-async function rolesOfApprovers(db: CommonQueryMethods, terms: readonly FilterTerm[]): Promise<Map<string, HeldRoles>> {
+async function rolesOfApprovers(iam: IamReads, terms: readonly FilterTerm[]): Promise<Map<string, HeldRoles>> {
   const users = [...new Set(terms.filter((t) => t.field === "approver").map((t) => String(t.value)))];
-  const entries = await Promise.all(users.map(async (user) => [user, await heldRoles(db, { loginId: user.slice("users/".length) })] as const));
+  const entries = await Promise.all(users.map(async (user) => [user, await heldRoles(iam, { loginId: user.slice("users/".length) })] as const));
   return new Map(entries);
 }
 
-async function heldRoles(db: CommonQueryMethods, subject: IamSubject): Promise<HeldRoles> {
-  const workspace = [...(await boundRoles(db, subject, WORKSPACE))];
+async function heldRoles(iam: IamReads, subject: IamSubject): Promise<HeldRoles> {
+  const workspace = [...(await boundRoles(iam, subject, WORKSPACE))];
   const projects = new Map<string, string[]>();
-  for (const id of await projectsWithBinding(db, subject)) projects.set(id, [...(await boundRoles(db, subject, projectName(id)))]);
+  for (const id of await projectsWithBinding(iam, subject)) projects.set(id, [...(await boundRoles(iam, subject, projectName(id)))]);
   return { workspace, projects };
 }

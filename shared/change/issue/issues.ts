@@ -2,7 +2,7 @@
 // reading, and editing title, description and labels by mask.
 import type { CommonQueryMethods } from "slonik";
 import type { CallAudit } from "../../governance/index.ts";
-import { type IamSubject, requirePermission } from "../../identity/index.ts";
+import { type IamSubject, requirePermission, storedIam } from "../../identity/index.ts";
 import {
   aborted,
   alreadyExists,
@@ -122,7 +122,7 @@ export interface IssueUpdate {
 /** bb.issues.update, or the issue's creator (contract §11.1). */
 export async function updateIssue(tx: CommonQueryMethods, caller: IamSubject & { name: string }, update: IssueUpdate): Promise<IssueRow> {
   const current = await findIssue(tx, update.ref, true);
-  if (current?.creator !== caller.name) await requirePermission(tx, caller, "bb.issues.update", projectName(update.ref.projectId));
+  if (current?.creator !== caller.name) await requirePermission(storedIam(tx), caller, "bb.issues.update", projectName(update.ref.projectId));
   if (!current) throw notFound(`issue "${issueName(update.ref)}" does not exist`);
   const fields = maskFields(update.paths, MASK);
   if (update.etag && update.etag !== current.etag) {

@@ -4,7 +4,7 @@
 // change of specs also sends the plan's open issue back to CHECKING (§11.2).
 import type { CommonQueryMethods } from "slonik";
 import type { CallAudit } from "../../governance/index.ts";
-import { type IamSubject, requirePermission } from "../../identity/index.ts";
+import { type IamSubject, requirePermission, storedIam } from "../../identity/index.ts";
 import {
   aborted,
   alreadyExists,
@@ -91,7 +91,7 @@ export interface PlanUpdate {
 export async function updatePlan(tx: CommonQueryMethods, caller: IamSubject & { name: string }, update: PlanUpdate): Promise<PlanRow> {
   if (update.paths.some((p) => p === "state" || p === "plan.state")) throw invalidArgument("update_mask: state is managed by the server");
   const current = await findPlan(tx, update.ref.projectId, update.ref.id, true);
-  if (current?.creator !== caller.name) await requirePermission(tx, caller, "bb.plans.update", projectName(update.ref.projectId));
+  if (current?.creator !== caller.name) await requirePermission(storedIam(tx), caller, "bb.plans.update", projectName(update.ref.projectId));
   if (!current) throw notFound(`plan "${planName(update.ref)}" does not exist`);
   const fields = maskFields(update.paths, MASK);
   if (current.state !== "ACTIVE") throw notFound(`plan "${planName(current)}" is deleted`);

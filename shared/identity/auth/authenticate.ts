@@ -4,11 +4,17 @@ import type { CommonQueryMethods } from "slonik";
 import { findByServiceKey } from "../user/user.store.ts";
 import { userName } from "../../platform/index.ts";
 import type { Principal } from "./principal.ts";
-import { authenticateAccessToken, type SessionPolicy } from "./sessions.ts";
+import { authenticateAccessToken, type SessionPolicy, type SessionTokens, storedSessionTokens } from "./sessions.ts";
 import { isServiceKey, tokenHash } from "./tokens.ts";
 
-export async function authenticate(db: CommonQueryMethods, token: string, policy: SessionPolicy): Promise<Principal | undefined> {
-  if (!isServiceKey(token)) return authenticateAccessToken(db, token, policy);
+/** `tokens` reads session tokens (the access cache's in the API; the store's by default). */
+export async function authenticate(
+  db: CommonQueryMethods,
+  token: string,
+  policy: SessionPolicy,
+  tokens: SessionTokens = storedSessionTokens(db),
+): Promise<Principal | undefined> {
+  if (!isServiceKey(token)) return authenticateAccessToken(tokens, token, policy);
   const account = await findByServiceKey(db, tokenHash(token));
   return account && { name: userName(account.loginId), id: account.id, loginId: account.loginId };
 }

@@ -5,6 +5,7 @@
 import type { CommonQueryMethods } from "slonik";
 import { inRequire2faGroup } from "../group/group-member.store.ts";
 import { isWorkspaceAdmin } from "../iam/authorize.ts";
+import { storedIam } from "../iam/iam-reads.ts";
 import type { WorkspaceProfile } from "../../governance/index.ts";
 import type { UserRow } from "../user/user.store.ts";
 
@@ -22,7 +23,7 @@ export async function mfaRequired(
 ): Promise<boolean> {
   if (user.source !== "LOCAL" || user.type !== "END_USER") return false;
   if (known.inRequire2faGroup ?? (await inRequire2faGroup(db, user.loginId))) return true;
-  return profile.require2fa && !(await isWorkspaceAdmin(db, { loginId: user.loginId }));
+  return profile.require2fa && !(await isWorkspaceAdmin(storedIam(db), { loginId: user.loginId }));
 }
 
 /** True when the user must enrol a second factor before doing anything else. */

@@ -5,6 +5,7 @@
 // its reason, and the failure count it changed commits with that record.
 import type { CallAudit, WorkspaceProfile } from "../../governance/index.ts";
 import { isWorkspaceAdmin } from "../iam/authorize.ts";
+import { storedIam } from "../iam/iam-reads.ts";
 import { type Db, permissionDenied, unauthenticated } from "../../platform/index.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../user/password-hash.ts";
 import { replacePasswordHash } from "../user/user.store.ts";
@@ -35,7 +36,7 @@ export async function passwordLogin(sideDb: Db, audit: CallAudit, profile: Works
   // With a second factor to come, the failure count is reset when that step succeeds.
   const lockedUntil = usable.mfaEnabled ? await activeLock(tx, loginId) : await settleSuccess(tx, loginId);
   if (lockedUntil) throw lockedRefusal(audit, lockedUntil);
-  if (profile.disallowPasswordSignin && !(await isWorkspaceAdmin(tx, { loginId }))) {
+  if (profile.disallowPasswordSignin && !(await isWorkspaceAdmin(storedIam(tx), { loginId }))) {
     throw refuse(audit, Refusal.passwordSigninDisabled, permissionDenied("password sign-in is disabled for this workspace; sign in through an identity provider"));
   }
   if (usable.passwordHash && needsRehash(usable.passwordHash)) await replacePasswordHash(tx, usable.id, await hashPassword(input.password));

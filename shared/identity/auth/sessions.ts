@@ -71,13 +71,24 @@ export async function issueSession(
   return { familyId, principalId, accessToken, accessExpireTime: expiry.ACCESS, refreshToken, refreshExpireTime: expiry.REFRESH, pendingMfaEnrollment };
 }
 
+/** How a sign-in check reads tokens: from the store, or through the access cache. */
+export interface SessionTokens {
+  find(hash: Buffer): Promise<SessionTokenRow | undefined>;
+  /** Records a use of the token now. */
+  touch(hash: Buffer): Promise<void>;
+}
+
+export function storedSessionTokens(db: CommonQueryMethods): SessionTokens {
+  return { find: (hash) => findSessionToken(db, hash), touch: (hash) => touchSessionToken(db, hash) };
+}
+
 /** The principal of a live access token, or undefined for an unknown, expired, revoked or idle one. */
-export async function authenticateAccessToken(db: CommonQueryMethods, token: string, policy: SessionPolicy): Promise<Principal | undefined> {
+export async function authenticateAccessToken(tokens: SessionTokens, token: string, policy: SessionPolicy): Promise<Principal | undefined> {
   const hash = tokenHash(token);
-  const row = await findSessionToken(db, hash);
+  const row = await tokens.find(hash);
   if (!row || row.kind !== "ACCESS" || !isLive(row, policy)) return undefined;
   // Idleness is measured in minutes: record a use at most once a minute per family.
-  if (Date.now() - row.familyLastUsedTime.getTime() > TOUCH_INTERVAL_MS) await touchSessionToken(db, hash);
+  if (Date.now() - row.familyLastUsedTime.getTime() > TOUCH_INTERVAL_MS) await tokens.touch(hash);
   return {
     name: userName(row.principal.loginId),
     id: row.principalId,

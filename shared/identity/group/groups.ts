@@ -5,6 +5,7 @@
 // the workspace's domains while they are enforced (user/identity-domain.ts).
 import type { CommonQueryMethods } from "slonik";
 import { requirePermission, WORKSPACE } from "../iam/authorize.ts";
+import { storedIam } from "../iam/iam-reads.ts";
 import { scopesWithBinding } from "../iam/iam-policy.store.ts";
 import { groupMember, type IamSubject } from "../iam/members.ts";
 import {
@@ -79,7 +80,7 @@ export async function updateGroup(tx: CommonQueryMethods, caller: IamSubject, up
   const row = await findGroup(tx, update.id, true);
   const current = row && (await withMembers(tx, [row]))[0]!;
   const owner = current?.members.some((m) => m.loginId === caller.loginId && m.role === "OWNER") ?? false;
-  if (!owner) await requirePermission(tx, caller, "bb.groups.update", WORKSPACE);
+  if (!owner) await requirePermission(storedIam(tx), caller, "bb.groups.update", WORKSPACE);
   if (!current) throw notFound(`group "${groupName(update.id)}" does not exist`);
   if (update.etag && update.etag !== current.etag) {
     throw aborted(`group "${groupName(current.id)}" changed since it was read (etag ${update.etag} is stale); read it again and retry`);

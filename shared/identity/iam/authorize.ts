@@ -1,13 +1,13 @@
 // Permission checks (contract §6.4): the caller's workspace bindings, plus
 // the project's bindings for a project-scoped resource; expired bindings are
 // dropped and group members expanded. Decisions are computed per request from
-// the current store (policies, group membership, custom roles), so a change
-// acts on the next request.
-import type { CommonQueryMethods } from "slonik";
-import { groupIdsOfUser } from "../group/group-member.store.ts";
+// the current policies, group membership and custom roles (IamReads: the
+// transaction's, or the access cache's, which a change notice refreshes), so
+// a change acts on the next request.
 import { type DomainError, notFound, permissionDenied } from "../../platform/index.ts";
 import { isBindingActive } from "./binding-condition.ts";
-import { findPolicies, findProjectPolicies, type StoredPolicy } from "./iam-policy.store.ts";
+import type { StoredPolicy } from "./iam-policy.store.ts";
+import type { IamReads } from "./iam-reads.ts";
 import { memberIncludes, namesGroup, type IamSubject, type MemberSubject } from "./members.ts";
 import { isPermission, permissionScope, type Permission } from "./permissions.ts";
 import { rolePermissions } from "./roles.ts";
@@ -16,10 +16,10 @@ import { ADMIN_ROLE } from "./workspace-admins.ts";
 export const WORKSPACE = "workspaces/-";
 
 /** The role names bound to the subject at the scope (workspace bindings count everywhere). */
-export async function boundRoles(db: CommonQueryMethods, subject: IamSubject, scope: string, now = new Date()): Promise<Set<string>> {
+export async function boundRoles(iam: IamReads, subject: IamSubject, scope: string, now = new Date()): Promise<Set<string>> {
   const scopes = scope === WORKSPACE ? [WORKSPACE] : [WORKSPACE, scope];
-  const policies = await findPolicies(db, scopes);
-  return rolesIn(policies, await withGroups(db, subject, policies), now);
+  const policies = await iam.policies(scopes);
+  return rolesIn(policies, await withGroups(iam, subject, policies), now);
 }
 
 /**
@@ -28,10 +28,10 @@ export async function boundRoles(db: CommonQueryMethods, subject: IamSubject, sc
  * caller names, so a project binding grants only the project-scope
  * permissions of its role (contract §15.9).
  */
-export async function hasPermission(db: CommonQueryMethods, subject: IamSubject, permission: string, scope: string): Promise<boolean> {
+export async function hasPermission(iam: IamReads, subject: IamSubject, permission: string, scope: string): Promise<boolean> {
   if (!isPermission(permission)) return false;
-  const roles = await boundRoles(db, subject, permissionScope(permission) === "workspace" ? WORKSPACE : scope);
-  for (const permissions of (await rolePermissions(db, roles)).values()) {
+  const roles = await boundRoles(iam, subject, permissionScope(permission) === "workspace" ? WORKSPACE : scope);
+  for (const permissions of (await rolePermissions(iam, roles)).values()) {
     if (permissions.has(permission)) return true;
   }
   return false;
@@ -54,9 +54,9 @@ export interface AccessDecision {
 
 const VISIBILITY: Permission = "bb.projects.get";
 
-export async function decideAccess(db: CommonQueryMethods, subject: IamSubject, permission: string, scope: string): Promise<AccessDecision> {
-  if (await hasPermission(db, subject, permission, scope)) return { allowed: true, hidden: false };
-  const hidden = scope !== WORKSPACE && (permission === VISIBILITY || !(await hasPermission(db, subject, VISIBILITY, scope)));
+export async function decideAccess(iam: IamReads, subject: IamSubject, permission: string, scope: string): Promise<AccessDecision> {
+  if (await hasPermission(iam, subject, permission, scope)) return { allowed: true, hidden: false };
+  const hidden = scope !== WORKSPACE && (permission === VISIBILITY || !(await hasPermission(iam, subject, VISIBILITY, scope)));
   return { allowed: false, hidden };
 }
 
@@ -66,27 +66,27 @@ export function hiddenScope(scope: string): DomainError {
 }
 
 /** Throws permission_denied (not_found in a project it cannot see) unless the subject holds the permission at the scope. */
-export async function requirePermission(db: CommonQueryMethods, subject: IamSubject, permission: Permission, scope: string): Promise<void> {
-  const decision = await decideAccess(db, subject, permission, scope);
+export async function requirePermission(iam: IamReads, subject: IamSubject, permission: Permission, scope: string): Promise<void> {
+  const decision = await decideAccess(iam, subject, permission, scope);
   if (decision.hidden) throw hiddenScope(scope);
   if (!decision.allowed) throw permissionRequired(permission, scope);
 }
 
 /** The ids of the projects where the subject has an active binding (any role). */
-export async function projectsWithBinding(db: CommonQueryMethods, subject: IamSubject, now = new Date()): Promise<string[]> {
-  const policies = await findProjectPolicies(db);
-  const member = await withGroups(db, subject, policies);
+export async function projectsWithBinding(iam: IamReads, subject: IamSubject, now = new Date()): Promise<string[]> {
+  const policies = await iam.projectPolicies();
+  const member = await withGroups(iam, subject, policies);
   return policies.filter((policy) => rolesIn([policy], member, now).size > 0).map((policy) => policy.scope.slice("projects/".length));
 }
 
-export async function isWorkspaceAdmin(db: CommonQueryMethods, subject: IamSubject): Promise<boolean> {
-  return (await boundRoles(db, subject, WORKSPACE)).has(ADMIN_ROLE);
+export async function isWorkspaceAdmin(iam: IamReads, subject: IamSubject): Promise<boolean> {
+  return (await boundRoles(iam, subject, WORKSPACE)).has(ADMIN_ROLE);
 }
 
 /** The subject with its groups, read only when one of the policies names a group. */
-async function withGroups(db: CommonQueryMethods, subject: IamSubject, policies: readonly StoredPolicy[]): Promise<MemberSubject> {
+async function withGroups(iam: IamReads, subject: IamSubject, policies: readonly StoredPolicy[]): Promise<MemberSubject> {
   const needed = policies.some((p) => p.bindings.some((b) => namesGroup(b.members)));
-  return { loginId: subject.loginId, groupIds: new Set(needed ? await groupIdsOfUser(db, subject.loginId) : []) };
+  return { loginId: subject.loginId, groupIds: new Set(needed ? await iam.groupIds(subject.loginId) : []) };
 }
 
 function rolesIn(policies: readonly StoredPolicy[], subject: MemberSubject, now: Date): Set<string> {

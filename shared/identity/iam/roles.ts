@@ -1,11 +1,12 @@
 // Roles by name, predefined (contract §6.2) or custom (§6.3): parsing
 // roles/<id>, reading one role, and the permissions of the roles one check
-// meets, resolved from the store on every request.
+// meets, resolved on every request (custom roles through IamReads).
 import type { CommonQueryMethods } from "slonik";
 import { invalidArgument, notFound, quoted } from "../../platform/index.ts";
+import type { IamReads } from "./iam-reads.ts";
 import { isPermission, type Permission } from "./permissions.ts";
 import { predefinedRole, ROLE_ID_PATTERN, type PredefinedRole } from "./predefined-roles.ts";
-import { customRolePermissions, findCustomRole, type CustomRoleRow } from "./role.store.ts";
+import { findCustomRole, type CustomRoleRow } from "./role.store.ts";
 
 export const ROLE_PREFIX = "roles/";
 
@@ -60,7 +61,7 @@ export async function getRole(db: CommonQueryMethods, id: string): Promise<RoleI
  * longer exist map to nothing. Custom roles are read in one query. A stored
  * permission that has left the catalogue grants nothing.
  */
-export async function rolePermissions(db: CommonQueryMethods, names: Iterable<string>): Promise<Map<string, ReadonlySet<Permission>>> {
+export async function rolePermissions(iam: IamReads, names: Iterable<string>): Promise<Map<string, ReadonlySet<Permission>>> {
   const resolved = new Map<string, ReadonlySet<Permission>>();
   const customIds: string[] = [];
   for (const name of names) {
@@ -71,7 +72,7 @@ export async function rolePermissions(db: CommonQueryMethods, names: Iterable<st
     else customIds.push(id);
   }
   if (customIds.length === 0) return resolved;
-  for (const [id, permissions] of await customRolePermissions(db, customIds)) {
+  for (const [id, permissions] of await iam.customRolePermissions(customIds)) {
     resolved.set(roleName(id), new Set(permissions.filter(isPermission)));
   }
   return resolved;

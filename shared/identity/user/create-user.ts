@@ -5,6 +5,7 @@ import type { CallAudit, WorkspaceProfile } from "../../governance/index.ts";
 import type { Principal } from "../auth/principal.ts";
 import { alreadyExists, invalidArgument, parseEmail, parseLoginId, permissionDenied, userName } from "../../platform/index.ts";
 import { hasPermission, permissionRequired, WORKSPACE } from "../iam/authorize.ts";
+import { storedIam } from "../iam/iam-reads.ts";
 import type { RoleGrant } from "../iam/grant-roles.ts";
 import { addUser } from "./new-user.ts";
 import { hashPassword } from "./password-hash.ts";
@@ -29,7 +30,7 @@ export interface CreatedUser {
 
 export async function createUser(audit: CallAudit, caller: Principal | undefined, profile: WorkspaceProfile, input: NewUserInput): Promise<CreatedUser> {
   const tx = audit.tx;
-  const admin = caller !== undefined && (await hasPermission(tx, caller, "bb.users.create", WORKSPACE));
+  const admin = caller !== undefined && (await hasPermission(storedIam(tx), caller, "bb.users.create", WORKSPACE));
   if (!admin && (caller !== undefined || profile.disallowSignup)) {
     throw caller ? permissionRequired("bb.users.create", WORKSPACE) : permissionDenied("sign-up is disabled in this workspace; ask an administrator");
   }

@@ -10,6 +10,7 @@
 import { AuditAction, type CallAudit, type WorkspaceProfile } from "../../governance/index.ts";
 import type { Principal } from "../auth/principal.ts";
 import { requirePermission, WORKSPACE } from "../iam/authorize.ts";
+import { storedIam } from "../iam/iam-reads.ts";
 import {
   failedPrecondition,
   invalidArgument,
@@ -70,7 +71,7 @@ export async function updateUser(audit: CallAudit, caller: Principal, secrets: S
   const tx = audit.tx;
   const user = await findUserByLoginId(tx, update.loginId);
   const self = update.loginId === caller.loginId;
-  if (!self) await requirePermission(tx, caller, "bb.users.update", WORKSPACE);
+  if (!self) await requirePermission(storedIam(tx), caller, "bb.users.update", WORKSPACE);
   if (!user) throw notFound(`user "${update.loginId}" does not exist`);
   if (!self && mfa) throw permissionDenied("only the user itself changes its second factor; an administrator resets it with ResetMfa");
   if (update.regenerateServiceKey && user.type !== "SERVICE_ACCOUNT") {

@@ -2,7 +2,7 @@
 // state, newest first. A caller without bb.projects.list at workspace scope
 // sees only the projects where it has a binding.
 import type { CommonQueryMethods } from "slonik";
-import { hasPermission, type IamSubject, projectsWithBinding, WORKSPACE } from "../../identity/index.ts";
+import { hasPermission, type IamReads, type IamSubject, projectsWithBinding, WORKSPACE } from "../../identity/index.ts";
 import { type FilterFields, keysetPage, type Page, type PageRequest, parseFilter } from "../../platform/index.ts";
 import { listProjects, type ProjectRow } from "./project.store.ts";
 
@@ -16,9 +16,9 @@ export interface ProjectListRequest extends PageRequest {
   showDeleted: boolean;
 }
 
-export async function listProjectPage(db: CommonQueryMethods, caller: IamSubject, request: ProjectListRequest): Promise<Page<ProjectRow>> {
+export async function listProjectPage(db: CommonQueryMethods, iam: IamReads, caller: IamSubject, request: ProjectListRequest): Promise<Page<ProjectRow>> {
   const terms = parseFilter(request.filter, FILTER_FIELDS);
-  const only = (await hasPermission(db, caller, "bb.projects.list", WORKSPACE)) ? undefined : await projectsWithBinding(db, caller);
+  const only = (await hasPermission(iam, caller, "bb.projects.list", WORKSPACE)) ? undefined : await projectsWithBinding(iam, caller);
   const query = JSON.stringify({ filter: request.filter, showDeleted: request.showDeleted, only });
   return keysetPage(
     request,

@@ -1,0 +1,148 @@
+// The access cache (sessions and IAM kept in each API process, dropped by
+// change notices): on two API servers over one store, every way a credential
+// or a permission ends — logout, a password change, deletion, a removed
+// binding, a group left, a custom role narrowed — is refused on the very next
+// request on both; a change made without its notice is served from the cache
+// until the entry's age bound, which proves the cache is what answers.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { adminQuery, createTestDatabase, type TestDatabase } from "./helpers/db.ts";
+import { restClient } from "./helpers/rest.ts";
+import { signIn, signInFirstAdmin } from "./helpers/sessions.ts";
+import { ADMIN, makeUser, STRONG_PASSWORD } from "./helpers/users.ts";
+
+type Rest = ReturnType<typeof restClient>;
+
+const MAX_AGE_MS = 5_000; // shared/identity/access-cache.ts
+
+describe("access cache on two API servers", () => {
+  let database: TestDatabase;
+  let a: TestApp;
+  let b: TestApp;
+  let restA: Rest;
+  let restB: Rest;
+  let admin: string;
+
+  before(async () => {
+    database = await createTestDatabase();
+    a = await startTestApp({ database, bootstrap: ADMIN });
+    b = await startTestApp({ database });
+    restA = restClient(a.baseUrl);
+    restB = restClient(b.baseUrl);
+    for (const login of ["bob", "carol", "dave", "erin"]) await makeUser(a.db, login);
+  });
+  after(async () => {
+    await a?.close();
+    await b?.close();
+    await database?.drop();
+  });
+
+  const me = async (rest: Rest, token: string) => (await rest("GET", "/v1/users/me", { token })).status;
+  /** Both servers answer 200 twice, so each holds the session in its cache. */
+  const warm = async (token: string, path = "/v1/users/me") => {
+    for (const rest of [restA, restB, restA, restB]) assert.equal((await rest("GET", path, { token })).status, 200, path);
+  };
+  const ok = async (rest: Rest, method: string, path: string, body: unknown) => {
+    const reply = await rest(method, path, { token: admin, body });
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    return reply.body;
+  };
+  const needAdminSetup = async (rest: Rest) => (await rest<{ needAdminSetup?: boolean }>("GET", "/v1/actuator/info")).body.needAdminSetup ?? false;
+
+  it("tells every server's sign-in page once the first administrator has set up", async () => {
+    assert.equal(await needAdminSetup(restA), true);
+    assert.equal(await needAdminSetup(restB), true);
+    admin = await signInFirstAdmin(restA);
+    assert.equal(await needAdminSetup(restB), false);
+    assert.equal(await needAdminSetup(restA), false);
+  });
+
+  it("ends a session on both servers at logout", async () => {
+    const token = await signIn(restA, "bob");
+    await warm(token);
+    assert.equal((await restA("POST", "/v1/auth/logout", { token, body: {} })).status, 200);
+    assert.equal(await me(restB, token), 401);
+    assert.equal(await me(restA, token), 401);
+  });
+
+  it("ends the other sessions on both servers when the password changes", async () => {
+    const changing = await signIn(restA, "carol");
+    const other = await signIn(restA, "carol");
+    await warm(other);
+    const changed = await restA("PATCH", "/v1/users/carol?updateMask=password", {
+      token: changing,
+      body: { user: { password: `${STRONG_PASSWORD}-2` }, currentPassword: STRONG_PASSWORD },
+    });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.equal(await me(restB, other), 401);
+    assert.equal(await me(restA, other), 401);
+    assert.equal(await me(restB, changing), 200, "the session that changed the password goes on");
+  });
+
+  it("ends a deleted user's sessions on both servers", async () => {
+    const token = await signIn(restA, "dave");
+    await warm(token);
+    assert.equal((await restA("DELETE", "/v1/users/dave", { token: admin })).status, 200);
+    assert.equal(await me(restB, token), 401);
+    assert.equal(await me(restA, token), 401);
+  });
+
+  describe("permissions", () => {
+    let bob: string;
+    const project = "/v1/projects/cached";
+    const bobGets = async (rest: Rest) => (await rest("GET", project, { token: bob })).status;
+    const setProjectPolicy = async (...bindings: object[]) => {
+      const { etag } = await ok(restA, "GET", `${project}:getIamPolicy`, undefined);
+      await ok(restA, "POST", `${project}:setIamPolicy`, { policy: { bindings, etag } });
+    };
+    before(async () => {
+      bob = await signIn(restA, "bob");
+      await ok(restA, "POST", "/v1/projects?projectId=cached", {});
+    });
+
+    it("refuses a removed binding on both servers at once", async () => {
+      await setProjectPolicy({ role: "roles/projectViewer", members: ["user:login_id=bob"] });
+      await warm(bob, project);
+      await setProjectPolicy();
+      assert.equal(await bobGets(restB), 404);
+      assert.equal(await bobGets(restA), 404);
+    });
+
+    it("refuses a group's permission on both servers once the user leaves it", async () => {
+      await ok(restA, "POST", "/v1/groups?groupId=viewers", { title: "Viewers", members: [{ member: "user:login_id=bob" }] });
+      await setProjectPolicy({ role: "roles/projectViewer", members: ["group:viewers"] });
+      await warm(bob, project);
+      await ok(restA, "PATCH", "/v1/groups/viewers?updateMask=members", { members: [{ member: "user:login_id=erin" }] });
+      assert.equal(await bobGets(restB), 404);
+      assert.equal(await bobGets(restA), 404);
+    });
+
+    it("refuses a custom role's permission on both servers once the role is narrowed", async () => {
+      await ok(restA, "POST", "/v1/roles?roleId=reader", { title: "Reader", permissions: ["bb.projects.get", "bb.issues.list"] });
+      await setProjectPolicy({ role: "roles/reader", members: ["user:login_id=bob"] });
+      await warm(bob, project);
+      await ok(restA, "PATCH", "/v1/roles/reader?updateMask=permissions", { permissions: ["bb.issues.list"] });
+      assert.equal(await bobGets(restB), 404);
+      assert.equal(await bobGets(restA), 404);
+    });
+  });
+
+  it("answers from the cache when a change comes without its notice, for at most the entry's age bound", async () => {
+    const token = await signIn(restA, "erin");
+    await warm(token);
+    // Triggers off for this statement: the revocation is written but not announced.
+    await adminQuery(
+      `set session_replication_role = replica;
+       update session_token set revoked_time = now() where principal_id = (select id from principal where login_id = 'erin');`,
+      database.url,
+    );
+    assert.equal(await me(restB, token), 200, "served from the cache: the store was not read");
+    const started = performance.now();
+    while ((await me(restB, token)) === 200) {
+      assert.ok(performance.now() - started < MAX_AGE_MS + 1_000, "the revoked session still served after the age bound");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(await me(restA, token), 401);
+  });
+});
