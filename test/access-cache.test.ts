@@ -50,12 +50,14 @@ describe("access cache on two API servers", () => {
   };
   const needAdminSetup = async (rest: Rest) => (await rest<{ needAdminSetup?: boolean }>("GET", "/v1/actuator/info")).body.needAdminSetup ?? false;
 
-  it("tells every server's sign-in page once the first administrator has set up", async () => {
+  it("tells every server's sign-in page, within a notice's delay, once the first administrator has set up", async () => {
     assert.equal(await needAdminSetup(restA), true);
     assert.equal(await needAdminSetup(restB), true);
     admin = await signInFirstAdmin(restA);
-    assert.equal(await needAdminSetup(restB), false);
-    assert.equal(await needAdminSetup(restA), false);
+    for (const rest of [restB, restA]) {
+      const started = performance.now();
+      while (await needAdminSetup(rest)) assert.ok(performance.now() - started < 1_000, "still pending a second after the notice");
+    }
   });
 
   it("ends a session on both servers at logout", async () => {

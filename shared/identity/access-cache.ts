@@ -40,14 +40,14 @@ export function createAccessCache(url: string, db: CommonQueryMethods, logger: L
     applicationName: "svc access",
     logger,
     maxAgeMs: MAX_AGE_MS,
-    strict: true, // a revocation acts on the very next request, on every server
     onNotice, // notices come after the parts below exist
     lostMessage: "access change channel lost; reading sessions and IAM from the store until it is back",
   });
-  const sessions = cache.part<SessionTokenRow | undefined>({ keep: (row) => row !== undefined });
-  const policies = cache.part<readonly StoredPolicy[]>();
-  const groups = cache.part<readonly string[]>();
-  const roles = cache.part<ReadonlyMap<string, readonly string[]>>();
+  // Strict: a revocation acts on the very next request, on every server.
+  const sessions = cache.part<SessionTokenRow | undefined>({ keep: (row) => row !== undefined, strict: true });
+  const policies = cache.part<readonly StoredPolicy[]>({ strict: true });
+  const groups = cache.part<readonly string[]>({ strict: true });
+  const roles = cache.part<ReadonlyMap<string, readonly string[]>>({ strict: true });
   const iamParts = [policies, groups, roles];
   const facts = cache.part<WorkspaceFacts>();
 

@@ -7,7 +7,7 @@
 // - a read that started before a drop is not kept (it may predate the change);
 // - an entry is read again after maxAgeMs whatever the channel says, which
 //   bounds staleness when a notice is delayed or lost.
-// Callers that miss the same key at once share one read. A strict cache
+// Callers that miss the same key at once share one read. A strict part
 // instead syncs with its channel before it answers from memory, so that a
 // change committed before the request arrived is never served stale (the
 // writer's client sees its commit only after PostgreSQL has signalled the
@@ -32,6 +32,8 @@ export interface PartOptions<V> {
   keep?: (value: V) => boolean;
   /** Entries beyond this many evict the oldest. */
   maxEntries?: number;
+  /** Sync with the channel before each answer from memory (one shared round trip). */
+  strict?: boolean;
 }
 
 export interface NoticeCache {
@@ -42,8 +44,6 @@ export interface NoticeCache {
 
 export interface NoticeCacheOptions {
   url: string;
-  /** Sync with the channel before each answer from memory (one shared round trip). */
-  strict?: boolean;
   channel: string;
   applicationName: string;
   logger: Logger;
@@ -74,7 +74,7 @@ export function createNoticeCache(options: NoticeCacheOptions): NoticeCache {
 
   return {
     part<V>(partOptions: PartOptions<V> = {}) {
-      const sync = options.strict ? () => channel.sync() : undefined;
+      const sync = partOptions.strict ? () => channel.sync() : undefined;
       const part = cachePart<V>(options.maxAgeMs, partOptions, () => channel.isListening(), sync);
       parts.push(part as CachePart<unknown>);
       return part;
