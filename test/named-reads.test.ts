@@ -1,4 +1,4 @@
-// The per-request reads are named statements (record 0075): each connection
+// The per-request reads are named statements (record 0076): each connection
 // of the pool prepares them once, and they answer the same on the pool, in a
 // transaction, and after a transaction that prepared them was rolled back or
 // failed before they could be prepared.

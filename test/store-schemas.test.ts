@@ -1,7 +1,7 @@
 // Guard: a query's row schema is a module constant. zod compiles a schema's
 // parser on its first parse, so a schema written inside the query
 // (sql.type(z.object(…)), sql.prepared(name, row.extend(…))) is compiled again
-// on every call (docs/decisions/0075-schemas-built-once-hot-reads-named.md).
+// on every call (docs/decisions/0076-schemas-built-once-hot-reads-named.md).
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
