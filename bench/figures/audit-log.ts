@@ -55,7 +55,10 @@ const SEARCHES: SearchCase[] = [
   {
     name: "search_resource_prefix",
     filter: "resource:projects/p42/",
-    sql: { text: `select ${AUDIT_COLUMNS} from audit_log where resource like $1 ${NEWEST_FIRST} limit 51`, values: ["projects/p42/%"] },
+    sql: {
+      text: `select ${AUDIT_COLUMNS} from audit_log where audit_resource_root(resource) = $1 and resource <> $1 ${NEWEST_FIRST} limit 51`,
+      values: ["projects/p42"],
+    },
   },
 ];
 

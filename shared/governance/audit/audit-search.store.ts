@@ -85,11 +85,26 @@ function condition(term: FilterTerm): FragmentSqlToken {
   if (!column) throw new Error(`audit filter field ${term.field} has no column`);
   if (term.value instanceof Date) return sql.fragment`${column} ${sqlOperator(term.op)} ${term.value.toISOString()}::timestamptz`;
   const value = String(term.value);
-  if (term.field === "resource" && term.op === ":") return sql.fragment`${column} like ${likePrefix(searchedPrefix(value))}`;
+  if (term.field === "resource" && term.op === ":") return resourcePrefix(searchedPrefix(value));
   // Stored values are bounded and escaped (audit-bounds.ts): the term matches the value as stored or as given.
   const equal = sql.join(searchedForms(value).map((form) => sql.fragment`${column} = ${form}`), sql.fragment` or `);
   return term.op === "!=" ? sql.fragment`not (${equal})` : sql.fragment`(${equal})`;
 }
+
+/**
+ * Resources starting with `prefix`. A prefix that is a whole first resource
+ * and its slash (projects/p1/) names every record under that root but the
+ * root's own: the root's index reads them newest first (migration 0025).
+ * Any other prefix is a LIKE, which the resource's prefix index serves.
+ */
+function resourcePrefix(prefix: string): FragmentSqlToken {
+  const root = UNDER_ROOT.exec(prefix)?.[1];
+  if (root !== undefined) return sql.fragment`(audit_resource_root(resource) = ${root} and resource <> ${root})`;
+  return sql.fragment`resource like ${likePrefix(prefix)}`;
+}
+
+/** A prefix of the form <collection>/<id>/, and its root. */
+const UNDER_ROOT = /^([^/]*\/[^/]*)\/$/;
 
 /** Rows strictly after the position in the listing order. */
 function afterPosition(after: AuditPosition, desc: boolean): FragmentSqlToken {
