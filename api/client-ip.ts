@@ -2,12 +2,28 @@
 // proxy; then the right-most untrusted X-Forwarded-For address (Fastify's
 // trustProxy walks the list), else X-Real-IP.
 import { isIP, type BlockList } from "node:net";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+
+/** The direct peer of a connection, and whether it is a trusted proxy. */
+interface Peer {
+  address: string;
+  trusted: boolean;
+}
 
 export function registerClientIp(app: FastifyInstance, trusted: BlockList): void {
+  // A connection's peer never changes: it is checked against the trusted list
+  // once per connection (an HTTP/1.1 socket, an HTTP/2 session), not per request.
+  const peers = new WeakMap<object, Peer>();
   app.decorateRequest("clientIp", "");
   app.addHook("onRequest", async (req) => {
-    req.clientIp = clientIpOf(req.socket.remoteAddress ?? "", req.ip, req.headers, trusted);
+    const connection = connectionOf(req);
+    let peer = peers.get(connection);
+    if (!peer) {
+      const address = req.socket.remoteAddress;
+      peer = peerOf(address ?? "", trusted);
+      if (address !== undefined) peers.set(connection, peer);
+    }
+    req.clientIp = clientIpFrom(peer, req.ip, req.headers);
   });
 }
 
@@ -17,11 +33,24 @@ export function clientIpOf(
   headers: Record<string, string | string[] | undefined>,
   trusted: BlockList,
 ): string {
-  const peerAddress = unmapped(peer);
-  if (!isTrusted(peerAddress, trusted)) return peerAddress;
+  return clientIpFrom(peerOf(peer, trusted), forwardedIp, headers);
+}
+
+function clientIpFrom(peer: Peer, forwardedIp: string, headers: Record<string, string | string[] | undefined>): string {
+  if (!peer.trusted) return peer.address;
   if (headers["x-forwarded-for"]) return unmapped(forwardedIp);
   const realIp = headers["x-real-ip"];
-  return typeof realIp === "string" && isIP(realIp.trim()) ? realIp.trim() : peerAddress;
+  return typeof realIp === "string" && isIP(realIp.trim()) ? realIp.trim() : peer.address;
+}
+
+function peerOf(peer: string, trusted: BlockList): Peer {
+  const address = unmapped(peer);
+  return { address, trusted: isTrusted(address, trusted) };
+}
+
+/** An HTTP/2 request's socket is a proxy made per stream; its session is the connection. */
+function connectionOf(req: FastifyRequest): object {
+  return (req.raw as { stream?: { session?: object } }).stream?.session ?? req.socket;
 }
 
 function isTrusted(address: string, trusted: BlockList): boolean {
