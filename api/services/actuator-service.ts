@@ -19,6 +19,7 @@ export interface ActuatorDeps {
 }
 
 export function actuatorService(deps: ActuatorDeps) {
+  const startTime = timestampFromDate(deps.startTime); // fixed for the process: converted once
   return registration(ActuatorService, {
     async getActuatorInfo() {
       const [profile, { needAdminSetup, lastActiveTime }] = await Promise.all([getSignInOptions(deps.settings), deps.workspaceFacts()]);
@@ -33,7 +34,7 @@ export function actuatorService(deps: ActuatorDeps) {
         disallowPasswordSignin: profile.disallowPasswordSignin,
         allowEmailCodeSignin: profile.allowEmailCodeSignin,
         workspaceTitle: profile.title,
-        startTime: timestampFromDate(deps.startTime),
+        startTime,
         leader: deps.isLeader(),
         needAdminSetup,
         lastActiveTime: lastActiveTime && timestampFromDate(lastActiveTime),
