@@ -94,6 +94,36 @@ describe("replicas: two API processes and two workers on one store", () => {
     for (const count of [spread, sticky]) assert.ok(count >= 0.9 * LIMIT && count <= 1.1 * LIMIT, `${spread} spread, ${sticky} on one`);
   });
 
+  it("refuses a logged-out session and a removed binding on the very next request to the other process (the access caches)", TEST_TIMEOUT, async () => {
+    await ok(apiA, "POST", "/v1/users?loginId=viewer", { password: STRONG_PASSWORD });
+    const first = await signIn(restClient(apiB.baseUrl), "viewer");
+    const changed = await restClient(apiB.baseUrl)("PATCH", "/v1/users/viewer?updateMask=password", {
+      token: first,
+      body: { user: { password: `${STRONG_PASSWORD}-2` }, currentPassword: STRONG_PASSWORD },
+    });
+    assert.equal(changed.status, 200, "the password a user created by an administrator must change first");
+    const viewer = await signIn(restClient(apiB.baseUrl), "viewer", `${STRONG_PASSWORD}-2`);
+    const asViewer = async (api: ServerProcess, path: string) => (await restClient(api.baseUrl)("GET", path, { token: viewer })).status;
+    const warm = async (path: string) => {
+      for (const api of [apiA, apiB, apiA, apiB]) assert.equal(await asViewer(api, path), 200, `${path} on port ${api.port}`);
+    };
+    // A workspace member does not search the audit log; a workspace DBA does.
+    const audit = "/v1/auditLogs?pageSize=1";
+    assert.equal(await asViewer(apiB, audit), 403, "a workspace member searching the audit log");
+    const policy = (await ok(apiA, "GET", "/v1/workspaces/-:getIamPolicy")) as { bindings?: Json[]; etag: string };
+    const bindings = policy.bindings ?? [];
+    const granted = (await ok(apiA, "POST", "/v1/workspaces/-:setIamPolicy", {
+      policy: { bindings: [...bindings, { role: "roles/workspaceDBA", members: ["user:login_id=viewer"] }], etag: policy.etag },
+    })) as { etag: string };
+    await warm(audit);
+    await ok(apiA, "POST", "/v1/workspaces/-:setIamPolicy", { policy: { bindings, etag: granted.etag } });
+    assert.equal(await asViewer(apiB, audit), 403, "the removed binding still served on the other process");
+
+    await warm("/v1/users/me");
+    assert.equal((await restClient(apiA.baseUrl)("POST", "/v1/auth/logout", { token: viewer, body: {} })).status, 200);
+    assert.equal(await asViewer(apiB, "/v1/users/me"), 401, "the logged-out session still served on the other process");
+  });
+
   it("hands the lead over within 2 s of a SIGKILL, ends every run, applies each change once, and every process serves metrics", TEST_TIMEOUT, async (t) => {
     const applied = async (target: Target) => Number((await target.query("select count(*)::int as n from applied")).rows[0].n);
     const tasksOf = async (api: ServerProcess, rollout: string) => {
