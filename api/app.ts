@@ -98,8 +98,9 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
     logController: new LogController({ requestIdLogLabel: "correlation_id", disableRequestLogging: true }),
     ...frameworkErrorOptions,
   });
-  fastify.addHook("onRequest", async (req, reply) => {
+  fastify.addHook("onRequest", (req, reply, done) => {
     reply.header("x-correlation-id", req.id);
+    done();
   });
   registerClientIp(fastify, trustedProxyList(deps.config.trustedProxies));
   fastify.setErrorHandler(sendFastifyError);

@@ -15,7 +15,7 @@ export function registerClientIp(app: FastifyInstance, trusted: BlockList): void
   // once per connection (an HTTP/1.1 socket, an HTTP/2 session), not per request.
   const peers = new WeakMap<object, Peer>();
   app.decorateRequest("clientIp", "");
-  app.addHook("onRequest", async (req) => {
+  app.addHook("onRequest", (req, _reply, done) => {
     const connection = connectionOf(req);
     let peer = peers.get(connection);
     if (!peer) {
@@ -24,6 +24,7 @@ export function registerClientIp(app: FastifyInstance, trusted: BlockList): void
       if (address !== undefined) peers.set(connection, peer);
     }
     req.clientIp = clientIpFrom(peer, req.ip, req.headers);
+    done();
   });
 }
 

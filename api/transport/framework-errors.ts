@@ -32,10 +32,10 @@ export function refuseWhileClosing(app: FastifyInstance): void {
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onRequest", async (req, reply) => {
-    if (!closing) return;
+  app.addHook("onRequest", (req, reply, done) => {
+    if (!closing) return done();
     if (req.raw.httpVersionMajor < 2) reply.header("connection", "close");
-    return sendError(reply, new ConnectError("the server is shutting down; retry the request", Code.Unavailable));
+    sendError(reply, new ConnectError("the server is shutting down; retry the request", Code.Unavailable)); // answered: no further hook runs
   });
 }
 
