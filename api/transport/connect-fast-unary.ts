@@ -78,7 +78,8 @@ async function answer(options: FastUnaryOptions, route: UnaryRoute, binary: bool
     header.get(headerUnaryAcceptEncoding),
     headerUnaryAcceptEncoding,
   );
-  const responseHeader = new Headers({ [headerContentType]: binary ? contentTypeUnaryProto : contentTypeUnaryJson });
+  const responseHeader = new Headers(); // then set: a record initialiser costs more than twice as much
+  responseHeader.set(headerContentType, binary ? contentTypeUnaryProto : contentTypeUnaryJson);
   let responseTrailer = new Headers();
   let status = 200;
   let body: Uint8Array;
