@@ -29,9 +29,13 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   });
 }
 
+/** Whether each route template is an RPC route, tested once per template (the routes are fixed at start-up). */
+const rpcRoutes = new Map<string, boolean>();
+
 function protocolOf(req: FastifyRequest): ApiProtocol | "http" {
   if (req.routeOptions.config && "binding" in req.routeOptions.config) return "rest";
   const url = req.routeOptions.url ?? "";
-  if (RPC_ROUTE.test(url)) return protocolOfContentType(req.headers["content-type"]);
-  return "http";
+  let rpc = rpcRoutes.get(url);
+  if (rpc === undefined) rpcRoutes.set(url, (rpc = RPC_ROUTE.test(url)));
+  return rpc ? protocolOfContentType(req.headers["content-type"]) : "http";
 }
