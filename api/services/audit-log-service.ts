@@ -41,8 +41,8 @@ export function auditLogService(deps: AuditLogDeps) {
         onProgress: (records) => (detail.rowCount = records),
       });
       let head: { contentType: string; filename: string } | undefined = { contentType: file.contentType, filename: file.filename };
-      for await (const text of file.chunks) {
-        yield { content: Buffer.from(text), ...head };
+      for await (const content of file.chunks) {
+        yield { content, ...head };
         head = undefined;
       }
     },

@@ -34,17 +34,17 @@ const ENCODINGS: Record<AuditExportFormat, Encoding> = {
 
 /** Records read per query. */
 const BATCH_SIZE = 1000;
-/** A chunk is handed on once it holds this many characters (and at the end). */
-const CHUNK_CHARS = 64 * 1024;
+/** A chunk is handed on once it holds this many bytes (and at the end). */
+const CHUNK_BYTES = 64 * 1024;
 
 export interface AuditExport {
   contentType: string;
   filename: string;
   /**
-   * The file in chunks. The first is produced after the first batch was read,
-   * so that a failing query is reported before anything was sent.
+   * The file in chunks of UTF-8. The first is produced after the first batch
+   * was read, so that a failing query is reported before anything was sent.
    */
-  chunks: AsyncGenerator<string, void, undefined>;
+  chunks: AsyncGenerator<Buffer, void, undefined>;
 }
 
 export interface AuditExportOptions {
@@ -67,7 +67,8 @@ export function exportAuditLogs(db: CommonQueryMethods, query: AuditQuery, forma
 
 async function* encodedChunks(db: CommonQueryMethods, query: AuditQuery, encoding: Encoding, options: AuditExportOptions) {
   const batch = (after: AuditPosition | undefined) => findAuditRecords(db, { terms: query.terms, desc: query.desc, after, limit: BATCH_SIZE });
-  let text = encoding.head();
+  const chunk = new ChunkWriter();
+  chunk.write(encoding.head());
   let count = 0;
   // The next batch is read while this one is encoded, so the database and the encoding overlap.
   let next: Promise<PositionedAuditRecord[]> | undefined = batch(undefined);
@@ -77,16 +78,46 @@ async function* encodedChunks(db: CommonQueryMethods, query: AuditQuery, encodin
       options.signal.throwIfAborted();
       next = rows.length === BATCH_SIZE ? batch(rows.at(-1)!.position) : undefined;
       for (const row of rows) {
-        text += encoding.record(auditRecordJson(row), count++);
-        if (text.length < CHUNK_CHARS) continue;
+        chunk.write(encoding.record(auditRecordJson(row), count++));
+        if (chunk.size < CHUNK_BYTES) continue;
         options.onProgress(count);
-        yield text;
-        text = "";
+        yield chunk.take();
       }
     }
   } finally {
     next?.catch(() => undefined); // a read ahead that nobody takes any more
   }
+  chunk.write(encoding.tail);
   options.onProgress(count);
-  yield text + encoding.tail;
+  yield chunk.take();
+}
+
+/**
+ * Encodes text straight into a chunk's bytes, record by record: joining a
+ * chunk's records into one string and encoding that took about a seventh of
+ * an export's CPU (flattening the string, then a second pass).
+ */
+class ChunkWriter {
+  private bytes = Buffer.allocUnsafe(CHUNK_BYTES * 2);
+  size = 0;
+
+  write(text: string): void {
+    const room = this.bytes.length - this.size;
+    if (text.length * 3 > room) this.grow(text.length * 3); // a UTF-16 unit is at most 3 UTF-8 bytes
+    this.size += this.bytes.write(text, this.size);
+  }
+
+  /** The bytes written so far; the writer starts a new chunk. */
+  take(): Buffer {
+    const taken = this.bytes.subarray(0, this.size);
+    this.bytes = Buffer.allocUnsafe(CHUNK_BYTES * 2);
+    this.size = 0;
+    return taken;
+  }
+
+  private grow(needed: number): void {
+    const bigger = Buffer.allocUnsafe(this.size + Math.max(needed, CHUNK_BYTES * 2));
+    this.bytes.copy(bigger, 0, 0, this.size);
+    this.bytes = bigger;
+  }
 }
