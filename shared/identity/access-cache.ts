@@ -1,12 +1,13 @@
 // The API's per-request reads of who is calling and what they may do —
 // session tokens (contract §4.3) and IAM (§6.4) — kept in each process and
-// dropped by change notices: triggers announce on access_changed a session
-// family revoked or limited ("family:<uuid>"), a principal deleted, renamed or
-// due a password change, or signed in ("principal:<id>"), and any write of policies, group
-// membership or custom roles ("iam"). The notice cache's rules (bypassed
-// while its channel is down, entries at most MAX_AGE_MS old) bound staleness
-// when a notice is late. Decisions made inside a transaction read the
-// transaction instead (storedIam).
+// dropped by change notices. Triggers (migration 0024) announce on
+// access_changed a session family revoked or limited ("family:<uuid>"), a
+// principal deleted, renamed, due a password change or signed in
+// ("principal:<id>"), and any write of policies, group membership or custom
+// roles ("iam"). The notice cache's rules (bypassed while its channel is
+// down, entries at most MAX_AGE_MS old) bound staleness when a notice is
+// late. Decisions made inside a transaction read the transaction instead
+// (storedIam).
 import type { CommonQueryMethods } from "slonik";
 import { createNoticeCache, type Logger } from "../platform/index.ts";
 import { findSessionToken, lastSessionUse, type SessionTokenRow, touchSessionToken } from "./auth/session.store.ts";
