@@ -3,7 +3,8 @@
 // or a permission ends — logout, a password change, deletion, a removed
 // binding, a group left, a custom role narrowed — is refused on the very next
 // request on both; a change made without its notice is served from the cache
-// until the entry's age bound, which proves the cache is what answers.
+// until the entry's age bound, which proves the cache is what answers; and a
+// change channel that stops answering is not trusted (the store answers).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
@@ -15,6 +16,7 @@ import { ADMIN, makeUser, STRONG_PASSWORD } from "./helpers/users.ts";
 type Rest = ReturnType<typeof restClient>;
 
 const MAX_AGE_MS = 5_000; // shared/identity/access-cache.ts
+const SYNC_TIMEOUT_MS = 2_000; // shared/platform/channel-listener.ts
 
 describe("access cache on two API servers", () => {
   let database: TestDatabase;
@@ -30,7 +32,7 @@ describe("access cache on two API servers", () => {
     b = await startTestApp({ database });
     restA = restClient(a.baseUrl);
     restB = restClient(b.baseUrl);
-    for (const login of ["bob", "carol", "dave", "erin"]) await makeUser(a.db, login);
+    for (const login of ["bob", "carol", "dave", "erin", "frank"]) await makeUser(a.db, login);
   });
   after(async () => {
     await a?.close();
@@ -128,6 +130,48 @@ describe("access cache on two API servers", () => {
       assert.equal(await bobGets(restB), 404);
       assert.equal(await bobGets(restA), 404);
     });
+  });
+
+  it("answers from the store, and refuses what was revoked, when the change channel stops answering", async (t) => {
+    const token = await signIn(restA, "frank");
+    await warm(token);
+    const listeners = await adminQuery(
+      `select pid from pg_stat_activity where application_name = 'svc access' and datname = current_database()`,
+      database.url,
+    );
+    const pids = listeners.rows.map((row: { pid: number }) => row.pid);
+    assert.equal(pids.length, 2, "one access channel per server");
+    try {
+      for (const pid of pids) process.kill(pid, 0);
+    } catch {
+      return t.skip("the database server's processes belong to another user: they cannot be stopped from here");
+    }
+    for (const pid of pids) process.kill(pid, "SIGSTOP"); // the channels hang: no answer, no notice
+    try {
+      await adminQuery(
+        `update session_token set revoked_time = now() where principal_id = (select id from principal where login_id = 'frank')`,
+        database.url,
+      );
+      const started = performance.now();
+      assert.equal(await me(restB, token), 401, "a hung channel's cache is not trusted");
+      assert.ok(performance.now() - started < SYNC_TIMEOUT_MS + 1_500, "the request waited on the hung channel past its timeout");
+      assert.equal(await me(restA, token), 401);
+    } finally {
+      for (const pid of pids) process.kill(pid, "SIGCONT");
+    }
+    // Both servers listen again on new connections (the next test needs their caches).
+    const started = performance.now();
+    for (;;) {
+      const now = await adminQuery(
+        `select pid from pg_stat_activity
+         where application_name = 'svc access' and datname = current_database() and query in ('listen access_changed', 'select 1')`,
+        database.url,
+      );
+      const fresh = now.rows.filter((row: { pid: number }) => !pids.includes(row.pid));
+      if (fresh.length === 2) break;
+      assert.ok(performance.now() - started < 10_000, "the access channels did not come back");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   });
 
   it("answers from the cache when a change comes without its notice, for at most the entry's age bound", async () => {

@@ -34,9 +34,11 @@ export interface ChannelListener {
 }
 
 const RECONNECT_MS = 1_000;
+const SYNC_TIMEOUT_MS = 2_000;
 
 export function listenToChannel(options: ChannelOptions): ChannelListener {
   let listener: pg.Client | undefined;
+  let loseListener: ((error: Error) => void) | undefined;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
   const retry = () => {
@@ -63,6 +65,7 @@ export function listenToChannel(options: ChannelOptions): ChannelListener {
       await client.query(`listen ${options.channel}`);
       if (closed) return void (await client.end());
       listener = client;
+      loseListener = lose;
       options.onListening();
     } catch (error) {
       client.removeAllListeners("error");
@@ -85,8 +88,20 @@ export function listenToChannel(options: ChannelOptions): ChannelListener {
     return run;
   };
   const roundTrip = async () => {
-    if (!listener) throw new Error(`not listening on ${options.channel}`);
-    await listener.query("select 1");
+    const client = listener;
+    if (!client) throw new Error(`not listening on ${options.channel}`);
+    let timeout: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timeout = setTimeout(() => reject(new Error(`no answer on the ${options.channel} channel within ${SYNC_TIMEOUT_MS} ms`)), SYNC_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([client.query("select 1"), late]);
+    } catch (error) {
+      if (listener === client) loseListener?.(error as Error);
+      throw error;
+    } finally {
+      clearTimeout(timeout);
+    }
   };
 
   return {
