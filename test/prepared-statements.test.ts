@@ -3,11 +3,9 @@
 // another text on that connection, so each name must stand for one
 // statement in the source.
 import assert from "node:assert/strict";
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, it } from "node:test";
+import { serviceSources } from "./helpers/service-sources.ts";
 
-const ROOTS = ["shared", "api", "worker"];
 const NAMED = [
   /sql\.prepared\(\s*"([^"]+)"/g,
   /preparedCommand\(\s*"([^"]+)"/g,
@@ -16,25 +14,11 @@ const NAMED = [
   /statementName:\s*"([^"]+)"/g,
 ];
 
-async function sourceFiles(dir: string): Promise<string[]> {
-  const files: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== "gen") files.push(...(await sourceFiles(path)));
-    else if (entry.isFile() && path.endsWith(".ts") && !path.endsWith(".test.ts")) files.push(path);
-  }
-  return files;
-}
-
 async function statementNames(): Promise<Map<string, string[]>> {
   const places = new Map<string, string[]>();
-  const root = new URL("..", import.meta.url).pathname;
-  for (const dir of ROOTS) {
-    for (const file of await sourceFiles(join(root, dir))) {
-      const text = await readFile(file, "utf8");
-      for (const pattern of NAMED) {
-        for (const match of text.matchAll(pattern)) places.set(match[1]!, [...(places.get(match[1]!) ?? []), file.slice(root.length)]);
-      }
+  for (const { path, text } of await serviceSources()) {
+    for (const pattern of NAMED) {
+      for (const match of text.matchAll(pattern)) places.set(match[1]!, [...(places.get(match[1]!) ?? []), path]);
     }
   }
   return places;

@@ -3,25 +3,12 @@
 // (sql.type(z.object(…)), sql.prepared(name, row.extend(…))) is compiled again
 // on every call (docs/decisions/0076-schemas-built-once-hot-reads-named.md).
 import assert from "node:assert/strict";
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, it } from "node:test";
-
-const ROOTS = ["shared", "api", "worker"];
+import { serviceSources } from "./helpers/service-sources.ts";
 
 /** sql.type( or sql.prepared(name, followed by anything but a bare name and `)`. */
 const BUILT_IN_PLACE = /sql\.type\((?!\s*[\w$]+\s*\))|sql\.prepared\([^,()]+,(?!\s*[\w$]+\s*\))/g;
 const ANY_SCHEMA = /sql\.(type|prepared)\(/g;
-
-async function sourceFiles(dir: string): Promise<string[]> {
-  const files: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory() && entry.name !== "gen") files.push(...(await sourceFiles(path)));
-    else if (entry.isFile() && path.endsWith(".ts") && !path.endsWith(".test.ts")) files.push(path);
-  }
-  return files;
-}
 
 function offenders(text: string): number[] {
   return [...text.matchAll(BUILT_IN_PLACE)].map((match) => text.slice(0, match.index).split("\n").length);
@@ -36,15 +23,11 @@ describe("row schemas of queries", () => {
   });
 
   it("finds every query's schema named, none built in the query", async () => {
-    const root = new URL("..", import.meta.url).pathname;
     const found: string[] = [];
     let queries = 0;
-    for (const dir of ROOTS) {
-      for (const file of await sourceFiles(join(root, dir))) {
-        const text = await readFile(file, "utf8");
-        queries += [...text.matchAll(ANY_SCHEMA)].length;
-        for (const line of offenders(text)) found.push(`${file.slice(root.length)}:${line}`);
-      }
+    for (const { path, text } of await serviceSources()) {
+      queries += [...text.matchAll(ANY_SCHEMA)].length;
+      for (const line of offenders(text)) found.push(`${path}:${line}`);
     }
     assert.ok(queries > 100, `the scan read ${queries} typed queries`);
     assert.deepEqual(found, [], "schemas built inside a query: hoist each to a module constant");

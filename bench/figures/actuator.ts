@@ -15,8 +15,8 @@ import { ActuatorInfoSchema } from "../../shared/gen/svc/v1/actuator_service_pb.
 import { startChildServer, type ChildServer } from "../harness/child-server.ts";
 import { h2Call, h2Load, openSessions, type H2Target } from "../harness/h2-load.ts";
 import { http1Load, type Http1Target } from "../harness/http1-load.ts";
-import { describeLoad, meanLoad, type LoadResult } from "../harness/load-result.ts";
-import { note, ratioOf, type BenchContext, type Figure, type Row, type Target } from "../harness/types.ts";
+import { describeLoad, meanLoad, type LoadResult, throughputRow } from "../harness/load-result.ts";
+import { note, type BenchContext, type Figure, type Row, type Target } from "../harness/types.ts";
 
 const REST_PATH = "/v1/actuator/info";
 const RPC_PATH = "/svc.v1.ActuatorService/GetActuatorInfo";
@@ -108,10 +108,10 @@ export const actuatorFigure: Figure = {
       const bareAfter = await measure("bare route, HTTP/1.1, again", () => http1Load(bareHttp1Target(bare.port), settings(bare)));
       const bareHttp1 = meanLoad(bareBefore, bareAfter);
       const drift = bareHttp1.drift > 0.1 ? `baseline runs differ by ${Math.round(bareHttp1.drift * 100)}%` : undefined;
-      const rows = HTTP1_CASES.map((c, i) => row(c.name, results[i]!, bareHttp1, c.ratioTarget, drift));
+      const rows = HTTP1_CASES.map((c, i) => throughputRow(`actuator.${c.name}`, results[i]!, bareHttp1, c.ratioTarget, drift));
       const bareH2 = await measure("bare route, h2c", () => h2Load(bareH2Target(bare.port), settings(bare)));
       const grpc = await measure("grpc", () => h2Load(grpcTarget(app.port), settings(app)));
-      rows.push(row("grpc", grpc, bareH2, RPC_TARGET, "vs bare route over h2c"));
+      rows.push(throughputRow("actuator.grpc", grpc, bareH2, RPC_TARGET, "vs bare route over h2c"));
       return rows;
     } finally {
       for (const server of servers.reverse()) await server.stop();
@@ -136,23 +136,3 @@ async function checkTargets(appPort: number, barePort: number, expected: unknown
   }
 }
 
-function row(name: string, result: LoadResult, baseline: LoadResult, target: Target, remark?: string): Row {
-  const failures = result.failed + baseline.failed;
-  return {
-    name: `actuator.${name}`,
-    value: Math.round(result.rps),
-    unit: "req/s",
-    baseline: Math.round(baseline.rps),
-    ratio: ratioOf(result.rps, baseline.rps),
-    targets: [target],
-    detail: {
-      p50Ms: result.p50Ms,
-      p99Ms: result.p99Ms,
-      baselineP50Ms: baseline.p50Ms,
-      baselineP99Ms: baseline.p99Ms,
-      serverCpu: result.serverCpu,
-      generatorCpu: result.generatorCpu,
-      note: [remark, failures ? `${result.failed} failed, ${baseline.failed} failed in baseline` : undefined].filter(Boolean).join("; ") || undefined,
-    },
-  };
-}

@@ -24,8 +24,8 @@ import { adopt, adminQuery, apiClient, type Api, createWorkspaceAdmin, jobsEnded
 import { startChildProcess, startChildServer, type ChildServer } from "../harness/child-server.ts";
 import { stderrLogger } from "../harness/database.ts";
 import { http1Load, type Http1Target } from "../harness/http1-load.ts";
-import { describeLoad, meanLoad, type LoadResult } from "../harness/load-result.ts";
-import { note, ratioOf, type BenchContext, type Figure, type Row, type Target } from "../harness/types.ts";
+import { describeLoad, meanLoad, throughputRow } from "../harness/load-result.ts";
+import { note, type BenchContext, type Figure, type Row, type Target } from "../harness/types.ts";
 import { startEmbeddedServer } from "../../test/helpers/postgres-server.ts";
 
 const LOGIN = { loginId: "bench-reader", password: "Bench-Reader-Pass-9" };
@@ -191,26 +191,9 @@ async function measure(context: BenchContext, read: Read, app: ChildServer, bare
   const bareAfter = await load(`${read.name}, bare, again`, bare, restTarget(bare.port, read, token));
   const baseline = meanLoad(bareBefore, bareAfter);
   const drift = baseline.drift > 0.1 ? `baseline runs differ by ${Math.round(baseline.drift * 100)}%` : undefined;
-  return [row(`${read.name}_rest`, rest, baseline, drift), row(`${read.name}_connect_json`, connect, baseline, drift)];
+  return [
+    throughputRow(`authenticated_read.${read.name}_rest`, rest, baseline, TARGET, drift),
+    throughputRow(`authenticated_read.${read.name}_connect_json`, connect, baseline, TARGET, drift),
+  ];
 }
 
-function row(name: string, result: LoadResult, baseline: LoadResult, remark: string | undefined): Row {
-  const failures = result.failed + baseline.failed;
-  return {
-    name: `authenticated_read.${name}`,
-    value: Math.round(result.rps),
-    unit: "req/s",
-    baseline: Math.round(baseline.rps),
-    ratio: ratioOf(result.rps, baseline.rps),
-    targets: [TARGET],
-    detail: {
-      p50Ms: result.p50Ms,
-      p99Ms: result.p99Ms,
-      baselineP50Ms: baseline.p50Ms,
-      baselineP99Ms: baseline.p99Ms,
-      serverCpu: result.serverCpu,
-      generatorCpu: result.generatorCpu,
-      note: [remark, failures ? `${result.failed} failed, ${baseline.failed} failed in baseline` : undefined].filter(Boolean).join("; ") || undefined,
-    },
-  };
-}

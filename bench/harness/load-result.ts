@@ -1,4 +1,6 @@
 // What one load run yields, whichever generator produced it.
+import { ratioOf, type Row, type Target } from "./types.ts";
+
 export interface LoadResult {
   /** Successful responses per second over the measured window. */
   rps: number;
@@ -58,5 +60,27 @@ export function meanLoad(a: LoadResult, b: LoadResult): LoadResult & { drift: nu
     serverCpu: mean(a.serverCpu, b.serverCpu),
     generatorCpu: mean(a.generatorCpu, b.generatorCpu),
     drift: rps > 0 ? Math.abs(a.rps - b.rps) / rps : 0,
+  };
+}
+
+/** A req/s row against a bare baseline's load, with both runs' latencies and CPU, and any failures in its note. */
+export function throughputRow(name: string, result: LoadResult, baseline: LoadResult, target: Target, remark?: string): Row {
+  const failures = result.failed + baseline.failed;
+  return {
+    name,
+    value: Math.round(result.rps),
+    unit: "req/s",
+    baseline: Math.round(baseline.rps),
+    ratio: ratioOf(result.rps, baseline.rps),
+    targets: [target],
+    detail: {
+      p50Ms: result.p50Ms,
+      p99Ms: result.p99Ms,
+      baselineP50Ms: baseline.p50Ms,
+      baselineP99Ms: baseline.p99Ms,
+      serverCpu: result.serverCpu,
+      generatorCpu: result.generatorCpu,
+      note: [remark, failures ? `${result.failed} failed, ${baseline.failed} failed in baseline` : undefined].filter(Boolean).join("; ") || undefined,
+    },
   };
 }
