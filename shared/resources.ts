@@ -1,4 +1,5 @@
-// What every API-serving process opens at start-up; each piece is registered
+// What a process opens at start-up: openCore for every process (the worker
+// too), openResources for those that serve the API. Each piece is registered
 // to close (in reverse order) when the process stops or its start fails.
 import {
   type ChangeFeed,
@@ -15,10 +16,9 @@ import {
   type SecretBox,
   type Store,
 } from "./platform/index.ts";
-import { checkSecretKey } from "./governance/index.ts";
+import { checkSecretKey, createSettingCache, type SettingCache } from "./governance/index.ts";
 import { seedQuickStart } from "./inventory/index.ts";
 import { type AccessCache, bootstrapWorkspace, createAccessCache } from "./identity/index.ts";
-import { createSettingCache, type SettingCache } from "./governance/index.ts";
 
 export interface Resources {
   store: Store;
@@ -35,14 +35,23 @@ export interface Resources {
   secrets: SecretBox;
 }
 
-export async function openResources(context: ProcessContext): Promise<Resources> {
-  const { config, logger, onStop } = context;
+/** What every process opens first: the secret box, the store and its pool (checked against each other), the metrics. */
+export type CoreResources = Pick<Resources, "store" | "db" | "secrets" | "metrics">;
+
+export async function openCore({ config, logger, onStop }: ProcessContext): Promise<CoreResources> {
   const secrets = createSecretBox(await loadSecretKey(config, logger));
   const store = await openStore(config, logger);
   onStop(() => store.close());
   const db = await createDb(store.url, logger);
   onStop(() => db.end());
   await checkSecretKey(db, secrets);
+  const metrics = createMetrics({ threadPoolSize: config.threadPoolSize, countJobs: () => countJobs(db) });
+  return { store, db, secrets, metrics };
+}
+
+export async function openResources(context: ProcessContext): Promise<Resources> {
+  const { config, logger, onStop } = context;
+  const { store, db, secrets, metrics } = await openCore(context);
   await bootstrapWorkspace(db, { loginId: config.bootstrapAdminLoginId, password: config.bootstrapAdminPassword }, logger);
   if (store.embedded) await seedQuickStart({ db, secrets, logger, embedded: store.embedded, ownerLoginId: config.bootstrapAdminLoginId });
   const sideDb = await createDb(store.url, logger, { maxPoolSize: 5, side: true });
@@ -53,6 +62,5 @@ export async function openResources(context: ProcessContext): Promise<Resources>
   onStop(() => changes.close());
   const access = createAccessCache(store.url, db, logger);
   onStop(() => access.close());
-  const metrics = createMetrics({ threadPoolSize: config.threadPoolSize, countJobs: () => countJobs(db) });
   return { store, db, sideDb, settings, changes, access, metrics, secrets };
 }
