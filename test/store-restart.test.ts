@@ -82,7 +82,8 @@ describe("a restart of the metadata store mid-rollout", () => {
     assert.equal(run.state, "DONE", JSON.stringify(run));
     const { rows } = (await target.query("select count(*)::int as n from kept")) as { rows: Json[] };
     assert.equal(rows[0]!.n, 1, "applied exactly once");
-    assert.equal((await harness.ok("GET", `/v1/${rollout.name}`)).state, "DONE");
+    // The rollout follows its run's end after that end commits (progress.ts followUpRollout).
+    await eventually(async () => (await harness.ok("GET", `/v1/${rollout.name}`)).state === "DONE");
   });
 
   it("starts a new job runner when the outage outlasts a run's settlement, and later runs execute", async () => {
