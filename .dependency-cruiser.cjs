@@ -1,20 +1,30 @@
 // The boundaries of the house (docs/architecture.md), checked by
 // `npm run lint` and in CI. Capabilities of shared/ depend in one direction:
-// platform ← governance ← identity ← inventory ← change; each is entered
-// through its index.ts; the processes (api/, worker/, main.ts, admin.ts)
-// never import each other and reach shared/ only through those surfaces.
-const CAPABILITIES = ["platform", "governance", "identity", "inventory", "change"];
+// platform ← governance ← identity ← inventory ← change, with sql-editor
+// beside change on inventory; each is entered through its index.ts; the
+// processes (api/, worker/, main.ts, admin.ts) never import each other and
+// reach shared/ only through those surfaces.
+const CHAIN = ["platform", "governance", "identity", "inventory"];
+/** Each capability and the capabilities it may import. */
+const IMPORTS = {
+  ...Object.fromEntries(CHAIN.map((capability, i) => [capability, CHAIN.slice(0, i)])),
+  change: CHAIN,
+  "sql-editor": CHAIN,
+};
 const PROCESSES = "^(api/|worker/|main\\.ts$|admin\\.ts$)";
 const SURFACE = "^shared/[^/]+/index\\.ts$";
 
-/** One rule per capability: it may not import the capabilities that come after it. */
-const layering = CAPABILITIES.slice(0, -1).map((capability, i) => ({
-  name: `layering-${capability}`,
-  comment: `${capability} comes before ${CAPABILITIES.slice(i + 1).join(", ")} and may not import them`,
-  severity: "error",
-  from: { path: `^shared/${capability}/` },
-  to: { path: `^shared/(${CAPABILITIES.slice(i + 1).join("|")})/` },
-}));
+/** One rule per capability: it may not import the capabilities it does not build on. */
+const layering = Object.entries(IMPORTS).map(([capability, imports]) => {
+  const others = Object.keys(IMPORTS).filter((c) => c !== capability && !imports.includes(c));
+  return {
+    name: `layering-${capability}`,
+    comment: `${capability} builds on ${imports.join(", ") || "nothing"} and may not import ${others.join(", ")}`,
+    severity: "error",
+    from: { path: `^shared/${capability}/` },
+    to: { path: `^shared/(${others.join("|")})/` },
+  };
+});
 
 module.exports = {
   forbidden: [

@@ -1,0 +1,3 @@
+// The sql-editor capability's public surface: what the processes use.
+// Everything else under shared/sql-editor/ is private to it.
+export { type Cell, type CellKind, type Column, fitsInt64, type Instant, instantOf, type Row, Timestamp } from "./cells.ts";
