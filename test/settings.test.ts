@@ -78,6 +78,7 @@ describe("settings", () => {
       queryTimeout: "0s",
       allowEmailCodeSignin: false,
       disallowSelfApprovalDefault: true,
+      queryHistoryRetention: "7776000s",
     });
   });
 
@@ -121,6 +122,9 @@ describe("settings", () => {
     const reply = ok(await patch("WORKSPACE_PROFILE", { workspaceProfile: { refreshTokenDuration: "7d", maximumRoleExpiration: "90d", passwordRestriction: { passwordRotation: "180d" } } }, "workspaceProfile.refreshTokenDuration,workspaceProfile.maximumRoleExpiration,workspaceProfile.passwordRestriction.passwordRotation"));
     const profile = reply.value.workspaceProfile;
     assert.deepEqual([profile.refreshTokenDuration, profile.maximumRoleExpiration, profile.passwordRestriction.passwordRotation], ["604800s", "7776000s", "15552000s"]);
+    const retention = ok(await patch("WORKSPACE_PROFILE", { workspaceProfile: { queryHistoryRetention: "30d" } }, "workspaceProfile.queryHistoryRetention"));
+    assert.equal(retention.value.workspaceProfile.queryHistoryRetention, "2592000s");
+    refused(await patch("WORKSPACE_PROFILE", { workspaceProfile: { queryHistoryRetention: "a month" } }, "workspaceProfile.queryHistoryRetention"), 400, /workspaceProfile\.queryHistoryRetention.*invalid duration/);
   });
 
   it("refuses invalid payloads and masks with invalid_argument naming the field", async () => {

@@ -29,6 +29,7 @@ export const WORKSPACE_PROFILE_DEFAULTS: JsonObject = {
   queryTimeout: "0s",
   allowEmailCodeSignin: false,
   disallowSelfApprovalDefault: false,
+  queryHistoryRetention: "7776000s",
 };
 
 export const WORKSPACE_APPROVAL_DEFAULTS: JsonObject = {

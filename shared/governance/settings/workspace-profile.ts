@@ -1,7 +1,7 @@
 // WORKSPACE_PROFILE as the rest of the service reads it: the effective value
 // (contract §7.2) with durations in milliseconds; `undefined` means unlimited.
 import { parseDuration } from "../../platform/index.ts";
-import type { WorkspaceProfileSetting } from "../../gen/svc/store/setting_workspace_pb.js";
+import { type WorkspaceProfileSetting, WorkspaceProfileSetting_DatabaseChangeMode } from "../../gen/svc/store/setting_workspace_pb.js";
 import type { SettingReader } from "./setting-cache.ts";
 import { effectiveSetting } from "./setting-value.ts";
 
@@ -32,6 +32,12 @@ export interface WorkspaceProfile {
   disallowSelfApprovalDefault: boolean;
   /** The workspace's e-mail domains, lower-case (enforced on writes by shared/user/identity-domain.ts). */
   domains: readonly string[];
+  /** EDITOR lets the SQL Editor write (contract §14.1, §18.2); PIPELINE leaves changes to issues. */
+  databaseChangeMode: "PIPELINE" | "EDITOR";
+  /** The SQL Editor's statement timeout (§14.4). */
+  queryTimeoutMs: number | undefined;
+  /** How long the query history is kept (§19.1). */
+  queryHistoryRetentionMs: number | undefined;
 }
 
 // Read on every request: the profile built from one stored payload is kept
@@ -72,6 +78,9 @@ function buildProfile(stored: Record<string, unknown>): WorkspaceProfile {
     },
     disallowSelfApprovalDefault: value.disallowSelfApprovalDefault!,
     domains: workspaceDomains(value),
+    databaseChangeMode: value.databaseChangeMode === WorkspaceProfileSetting_DatabaseChangeMode.EDITOR ? "EDITOR" : "PIPELINE",
+    queryTimeoutMs: durationMs(value.queryTimeout),
+    queryHistoryRetentionMs: durationMs(value.queryHistoryRetention),
   };
 }
 

@@ -16,6 +16,7 @@ export function validateWorkspaceProfile(value: WorkspaceProfileSetting): void {
   value.inactiveSessionTimeout = canonicalDuration(value.inactiveSessionTimeout, `${P}.inactiveSessionTimeout`, { allowZero: true });
   value.maximumRoleExpiration = canonicalDuration(value.maximumRoleExpiration, `${P}.maximumRoleExpiration`, { allowZero: true });
   value.queryTimeout = canonicalDuration(value.queryTimeout, `${P}.queryTimeout`, { allowZero: true });
+  value.queryHistoryRetention = canonicalDuration(value.queryHistoryRetention, `${P}.queryHistoryRetention`, { allowZero: true });
   checkRange(value.sqlResultSize, `${P}.sqlResultSize`, MIB, 1024n * MIB);
   value.domains = value.domains.map((domain, i) => {
     const normalized = domain.trim().toLowerCase();
