@@ -5,8 +5,7 @@
 // nothing new may start (§12.7).
 import type { CommonQueryMethods } from "slonik";
 import { failedPrecondition, invalidArgument, notFound, quoted } from "../../platform/index.ts";
-import type { SettingReader } from "../../governance/index.ts";
-import { emergencyPauseReason } from "../task-run/emergency-pause.ts";
+import { emergencyPauseReason, type SettingReader } from "../../governance/index.ts";
 import { refreshRollout, startStage } from "../pipeline/progress.ts";
 import { parseStageName, parseTaskName, rolloutName, stageName, taskName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout, findStages, setRolloutState, type RolloutRow } from "./rollout.store.ts";

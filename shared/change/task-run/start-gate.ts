@@ -6,8 +6,7 @@
 // database busy; so the emergency pause wins over the window.
 import type { CommonQueryMethods } from "slonik";
 import type { ClaimAnswer } from "./store/run-transitions.store.ts";
-import { readSetting, type SettingReader } from "../../governance/index.ts";
-import { emergencyPauseReason } from "./emergency-pause.ts";
+import { emergencyPauseReason, readSetting, type SettingReader } from "../../governance/index.ts";
 import { maintenanceSchedule, nextOpening } from "./maintenance-window.ts";
 import { findGateFacts, type GateFacts } from "./start-gate.store.ts";
 

@@ -1,8 +1,9 @@
 // EMERGENCY_PAUSE as the rest of the service reads it (contract §7.10,
 // §12.7): while it is on, no task run starts (the start gate) and :advance,
 // :resume, batchRun and SQL Editor writes are refused with its reason. What
-// switching it does is in gate-changes.ts.
-import { readSetting, type SettingReader } from "../../governance/index.ts";
+// switching it does is in shared/change/task-run/gate-changes.ts.
+import type { SettingReader } from "./setting-cache.ts";
+import { readSetting } from "./setting-value.ts";
 
 /** The pause's reason while it is on; undefined while it is off. */
 export async function emergencyPauseReason(settings: SettingReader): Promise<string | undefined> {
