@@ -36,6 +36,8 @@ export interface WorkspaceProfile {
   databaseChangeMode: "PIPELINE" | "EDITOR";
   /** The SQL Editor's statement timeout (§14.4). */
   queryTimeoutMs: number | undefined;
+  /** The most bytes of a SQL Editor result (a Query's rows, an export), §14.4. */
+  sqlResultSizeBytes: number;
   /** How long the query history is kept (§19.1). */
   queryHistoryRetentionMs: number | undefined;
 }
@@ -80,6 +82,7 @@ function buildProfile(stored: Record<string, unknown>): WorkspaceProfile {
     domains: workspaceDomains(value),
     databaseChangeMode: value.databaseChangeMode === WorkspaceProfileSetting_DatabaseChangeMode.EDITOR ? "EDITOR" : "PIPELINE",
     queryTimeoutMs: durationMs(value.queryTimeout),
+    sqlResultSizeBytes: Number(value.sqlResultSize),
     queryHistoryRetentionMs: durationMs(value.queryHistoryRetention),
   };
 }
