@@ -3,11 +3,14 @@
 // (and all of them by close()); a change script's session is opened ahead
 // of its use. Connection failures become clear
 // failed_precondition errors; failures of the platform's own queries too.
-import mysql, { type Connection, type SslOptions } from "mysql2/promise";
+import mysql, { type Connection, type ConnectionOptions, type SslOptions } from "mysql2/promise";
 import { queryFailure } from "../connect-failure.ts";
 import { connectTimeoutMs, tlsPolicy } from "../connect-options.ts";
 import type { ConnectionConfig } from "../target.ts";
 import { myConnectFailure } from "./my-connect-error.ts";
+
+/** Driver options a caller may add: how values are read, not where or how to connect. */
+export type DriverOptions = Pick<ConnectionOptions, "jsonStrings" | "bigNumberStrings" | "decimalNumbers">;
 
 export class MyConnector {
   readonly config: ConnectionConfig;
@@ -42,8 +45,8 @@ export class MyConnector {
     for (const connection of connections) connection.destroy();
   }
 
-  /** A connection with `database` as its default schema, ended by use() or by close(). */
-  async connect(database: string): Promise<Connection> {
+  /** A connection with `database` as its default schema, ended by use() or by close(); `driver` adds to the driver's options. */
+  async connect(database: string, driver: DriverOptions = {}): Promise<Connection> {
     let connection: Connection;
     try {
       connection = await mysql.createConnection({
@@ -57,6 +60,7 @@ export class MyConnector {
         multipleStatements: false,
         supportBigNumbers: true,
         dateStrings: true,
+        ...driver,
       });
     } catch (error) {
       throw myConnectFailure(this.config, error, this.timeoutMs);
