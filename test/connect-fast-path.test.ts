@@ -55,6 +55,7 @@ const cases: [string, string, Record<string, string>, Buffer | string][] = [
   ["gzip response", `${PATH}/PolishThing`, { ...json, "accept-encoding": "gzip" }, JSON.stringify({ title: "x".repeat(3000) })],
   ["small response stays plain", `${PATH}/CountThings`, { ...json, "accept-encoding": "gzip" }, '{"count":1}'],
   ["bad timeout header", `${PATH}/CountThings`, { ...json, "connect-timeout-ms": "soon" }, '{"count":1}'],
+  ["timeout header", `${PATH}/CountThings`, { ...json, "connect-timeout-ms": "5000" }, '{"count":1}'],
   ["eleven-digit timeout", `${PATH}/CountThings`, { ...json, "connect-timeout-ms": "12345678901" }, '{"count":1}'],
 ];
 

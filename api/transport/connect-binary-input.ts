@@ -34,14 +34,14 @@ export interface BinaryInputOptions {
   readMaxBytes: number;
 }
 
-type Framing = { kind: "unary" | "enveloped"; encodingHeader: string; binary: boolean };
+type Framing = { kind: "unary" | "enveloped"; encodingHeader: string; acceptEncodingHeader: string; binary: boolean };
 
 /** The request with its binary body (or an audited method's JSON body) checked as connect reads it; other requests as they are. */
 export function withCheckedBody(req: UniversalServerRequest, method: DescMethod, options: BinaryInputOptions): UniversalServerRequest {
   const framing = framingOf(req.header.get(connect.headerContentType) ?? "");
   if (req.method !== "POST" || !framing || !isByteStream(req.body)) return req;
   if (!framing.binary && !methodOptions(method).auditAction) return req; // connect refuses broken JSON itself
-  const negotiated = compressionNegotiate(options.acceptCompression, req.header.get(framing.encodingHeader), null, "");
+  const negotiated = compressionNegotiate(options.acceptCompression, req.header.get(framing.encodingHeader), null, framing.acceptEncodingHeader);
   if (negotiated.error) return req; // connect refuses the encoding itself
   const check: Check = {
     method,
@@ -141,10 +141,12 @@ function framingOf(contentType: string): Framing | undefined {
   const connectType = connect.parseContentType(contentType);
   if (connectType) {
     const { binary } = connectType;
-    return connectType.stream ? { kind: "enveloped", encodingHeader: connect.headerStreamEncoding, binary } : { kind: "unary", encodingHeader: connect.headerUnaryEncoding, binary };
+    return connectType.stream
+      ? { kind: "enveloped", encodingHeader: connect.headerStreamEncoding, acceptEncodingHeader: connect.headerStreamAcceptEncoding, binary }
+      : { kind: "unary", encodingHeader: connect.headerUnaryEncoding, acceptEncodingHeader: connect.headerUnaryAcceptEncoding, binary };
   }
   const grpcType = grpc.parseContentType(contentType) ?? grpcWeb.parseContentType(contentType);
-  if (grpcType && !("text" in grpcType && grpcType.text)) return { kind: "enveloped", encodingHeader: grpc.headerEncoding, binary: grpcType.binary };
+  if (grpcType && !("text" in grpcType && grpcType.text)) return { kind: "enveloped", encodingHeader: grpc.headerEncoding, acceptEncodingHeader: grpc.headerAcceptEncoding, binary: grpcType.binary };
   return undefined;
 }
 

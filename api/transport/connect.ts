@@ -1,13 +1,14 @@
 // Connect (JSON and binary, unary and streaming), gRPC and gRPC-Web through
-// connect-fastify, in their own encapsulated context. Unary Connect POSTs are
-// answered in front of it by the in-process fast path (same interceptors).
+// connect-fastify, in their own encapsulated context. Unary Connect POSTs and
+// unary gRPC calls are answered in front of it by the in-process fast path
+// (fast-unary.ts; same interceptors).
 // Behind it, connect-guard.ts keeps connect's refusals to the contract.
 import { fastifyConnectPlugin } from "@connectrpc/connect-fastify";
 import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
 import type { Interceptor } from "@connectrpc/connect";
 import type { FastifyInstance } from "fastify";
 import { checkGetMessage } from "./connect-binary-input.ts";
-import { createFastUnaryHook } from "./connect-fast-unary.ts";
+import { createFastUnaryHook } from "./fast-unary.ts";
 import { guardHandlers } from "./connect-guard.ts";
 import { protocolOfContentType, requestContextValues } from "./context.ts";
 import type { UnaryInvoker } from "./invoke-unary.ts";
@@ -28,8 +29,8 @@ const COMPRESS_MIN_BYTES = 1024;
 export async function registerConnect(app: FastifyInstance, options: ConnectTransportOptions): Promise<void> {
   const acceptCompression = [compressionGzip, compressionBrotli];
   if (options.invoke) {
-    const fastUnary = createFastUnaryHook({
-      services: options.registrations.map((r) => r.service),
+    const services = options.registrations.map((r) => r.service);
+    const fastUnary = createFastUnaryHook(services, {
       invoke: options.invoke,
       readMaxBytes: options.maxBodyBytes,
       compressMinBytes: COMPRESS_MIN_BYTES,
