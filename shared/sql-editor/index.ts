@@ -1,3 +1,10 @@
 // The sql-editor capability's public surface: what the processes use.
 // Everything else under shared/sql-editor/ is private to it.
 export { type Cell, type CellKind, type Column, fitsInt64, type Instant, instantOf, type Row, Timestamp } from "./cells.ts";
+export {
+  deleteExpiredQueryHistory,
+  listQueryHistoryPage,
+  queryHistoryName,
+  recordQueryHistory,
+} from "./history/query-history.ts";
+export type { QueryHistoryEntry, QueryHistoryRow, QueryHistoryType } from "./history/query-history.store.ts";

@@ -10,6 +10,8 @@ export const jobCatalog = {
   }),
   /** Deletes expired sign-in state: sessions, links, codes, pending sign-ins, old counters (leader-scheduled). */
   "maintenance.cleanupSignInState": z.object({}),
+  /** Deletes the query history past WORKSPACE_PROFILE.query_history_retention (contract §19.1, leader-scheduled). */
+  "maintenance.cleanupQueryHistory": z.object({}),
   /** Syncs one instance: its databases and their schema metadata (contract §9.3). One queue per instance. */
   "instance.sync": z.object({ instanceId: z.string() }),
   /** Runs the checks of one plan check run (contract §10.2); one job per plan at a time (job key). */
