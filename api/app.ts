@@ -34,6 +34,7 @@ import { roleService } from "./services/role-service.ts";
 import { rolloutService } from "./services/rollout-service.ts";
 import { userService } from "./services/user-service.ts";
 import { settingService } from "./services/setting-service.ts";
+import { sqlExecuteHandlers } from "./services/sql-execute-service.ts";
 import { sqlHistoryHandlers } from "./services/sql-history-service.ts";
 import { workspaceService } from "./services/workspace-service.ts";
 import { registerConnect } from "./transport/connect.ts";
@@ -186,6 +187,7 @@ export function svcServices(deps: AppDeps): ServiceRegistration[] {
     identityProviderService({ db: deps.db, iam: deps.access.iam, settings, secrets: deps.secrets }),
     groupService({ db: deps.db }),
     registration(SQLService, {
+      ...sqlExecuteHandlers({ settings, secrets: deps.secrets }),
       ...sqlHistoryHandlers({ db: deps.db, iam: deps.access.iam }),
     }),
     actuatorService({

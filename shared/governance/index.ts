@@ -10,7 +10,7 @@ export { type AuditPublisher, createAuditMirror } from "./audit/stdout-mirror.ts
 export { checkSecretKey } from "./secret-key/key-check.ts";
 export { rotateSecretKey } from "./secret-key/rotation.ts";
 export { smtpConfig } from "./settings/email.ts";
-export { emergencyPauseReason } from "./settings/emergency-pause.ts";
+export { emergencyPauseReason, refuseDuringEmergencyPause } from "./settings/emergency-pause.ts";
 export { type Environment, environmentName, readEnvironments } from "./settings/environments.ts";
 export { overlayExternalUrl, withExternalUrlFlag } from "./settings/external-url-flag.ts";
 export {

@@ -7,6 +7,7 @@ export { ownershipOfDatabases } from "./database/database-project.store.ts";
 export { parseDatabasePartName, readDatabaseMetadata, readDatabaseSchema, syncDatabase } from "./database/database-schema.ts";
 export { type QueryConnection, queryConnection } from "./database/database-query-connection.ts";
 export { type DatabaseRow, findDatabase, findDatabaseMetadata } from "./database/database.store.ts";
+export { databaseConnection } from "./database/database-target.ts";
 export { getDatabase, transferDatabases, updateDatabase } from "./database/databases.ts";
 export { errorMessage } from "./engine/connect-failure.ts";
 export { connectMysql, connectPostgres, type MysqlDriverOptions } from "./engine/driver-connections.ts";

@@ -58,6 +58,7 @@ export const unavailable = factory("unavailable");
 export const internal = factory("internal");
 export const unimplemented = factory("unimplemented");
 export const deadlineExceeded = factory("deadline_exceeded");
+export const canceled = factory("canceled");
 
 /** How many characters of a client's value an error message quotes. */
 export const QUOTED_PREFIX = 64;

@@ -9,6 +9,8 @@ export { readOrCreatePassword } from "./embedded-postgres.ts";
 export {
   aborted,
   alreadyExists,
+  canceled,
+  deadlineExceeded,
   DomainError,
   type ErrorCode,
   failedPrecondition,

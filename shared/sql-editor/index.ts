@@ -8,3 +8,4 @@ export {
   recordQueryHistory,
 } from "./history/query-history.ts";
 export type { QueryHistoryEntry, QueryHistoryRow, QueryHistoryType } from "./history/query-history.store.ts";
+export { type ExecutedStatement, executeScript } from "./execute/execute-script.ts";

@@ -5,7 +5,7 @@
 // nothing new may start (§12.7).
 import type { CommonQueryMethods } from "slonik";
 import { failedPrecondition, invalidArgument, notFound, quoted } from "../../platform/index.ts";
-import { emergencyPauseReason, type SettingReader } from "../../governance/index.ts";
+import { refuseDuringEmergencyPause, type SettingReader } from "../../governance/index.ts";
 import { refreshRollout, startStage } from "../pipeline/progress.ts";
 import { parseStageName, parseTaskName, rolloutName, stageName, taskName, type RolloutRef } from "./rollout-names.ts";
 import { findRollout, findStages, setRolloutState, type RolloutRow } from "./rollout.store.ts";
@@ -22,11 +22,6 @@ export async function lockRollout(tx: CommonQueryMethods, ref: RolloutRef): Prom
   const rollout = await findRollout(tx, ref, true);
   if (!rollout) throw notFound(`rollout "${rolloutName(ref)}" does not exist`);
   return rollout;
-}
-
-async function refuseDuringEmergencyPause(settings: SettingReader): Promise<void> {
-  const reason = await emergencyPauseReason(settings);
-  if (reason !== undefined) throw failedPrecondition(`changes are frozen by the emergency pause: ${reason}`);
 }
 
 export async function advanceRollout(tx: CommonQueryMethods, settings: SettingReader, ref: RolloutRef, stage: string, actor: string): Promise<void> {

@@ -3,11 +3,12 @@
 import type { CommonQueryMethods } from "slonik";
 import type { DatabaseMetadata } from "../engine/metadata.ts";
 import { syncOneDatabase } from "../instance/instance-sync.ts";
-import { instanceConnection, withTarget } from "../instance/instance-target.ts";
+import { withTarget } from "../instance/instance-target.ts";
 import { activeInstance } from "../instance/instances.ts";
 import { failedPrecondition, invalidArgument, quoted, type SecretBox } from "../../platform/index.ts";
 import { databaseName, parseDatabaseName, type DatabaseRef } from "./database-name.ts";
 import { findDatabaseMetadata, type DatabaseRow } from "./database.store.ts";
+import { activeDatabase, databaseConnection } from "./database-target.ts";
 import { getDatabase } from "./databases.ts";
 
 /** The database a `<database name>/<part>` name (…/schema, …/metadata) belongs to. */
@@ -19,9 +20,7 @@ export function parseDatabasePartName(name: string, part: string, field: string)
 
 /** The database's DDL, read from its instance through the ADMIN data source. */
 export async function readDatabaseSchema(db: CommonQueryMethods, secrets: SecretBox, ref: DatabaseRef): Promise<string> {
-  await activeDatabase(db, ref);
-  const instance = await activeInstance(db, ref.instanceId);
-  return withTarget(instanceConnection(instance, secrets), (target) => target.schemaDdl(ref.name));
+  return withTarget(await databaseConnection(db, secrets, ref), (target) => target.schemaDdl(ref.name));
 }
 
 /** The metadata of the database's last successful sync; failed_precondition before the first. */
@@ -37,10 +36,4 @@ export async function syncDatabase(tx: CommonQueryMethods, secrets: SecretBox, r
   await activeDatabase(tx, ref);
   await syncOneDatabase(tx, secrets, await activeInstance(tx, ref.instanceId), ref.name);
   return getDatabase(tx, ref);
-}
-
-async function activeDatabase(db: CommonQueryMethods, ref: DatabaseRef): Promise<DatabaseRow> {
-  const row = await getDatabase(db, ref);
-  if (row.state !== "ACTIVE") throw failedPrecondition(`database "${databaseName(ref)}" is deleted: it is no longer on its instance`);
-  return row;
 }

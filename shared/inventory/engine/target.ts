@@ -91,6 +91,12 @@ export interface ScriptTimeouts {
   statementTimeoutMs: number;
 }
 
+/** How a change script's session is set up. */
+export interface ScriptSessionOptions extends ScriptTimeouts {
+  /** The SQL Editor's `schema`: PostgreSQL's search path, MySQL's default database; undefined keeps the connection's. */
+  schema?: string;
+}
+
 export interface ExecuteRequest {
   script: string;
   /** Index of the first statement to run (a continuation skips what an earlier run applied). */
@@ -169,7 +175,7 @@ export interface Target {
    */
   dryRun(database: string, script: string, options: DryRunOptions): Promise<DryRunProblem[]>;
   /** Opens a session on the database for a change script, under the timeouts; a connection problem is a clear error here. */
-  openScriptSession(database: string, timeouts: ScriptTimeouts): Promise<ScriptSession>;
+  openScriptSession(database: string, options: ScriptSessionOptions): Promise<ScriptSession>;
   /** Ends a session whose client is gone (terminates it if it still runs) and answers what became of its transaction. */
   endLostSession(session: TargetSession): Promise<LostSession>;
   /** Closes every connection the target opened. */

@@ -11,7 +11,8 @@ import type { Connection } from "mysql2/promise";
 import { splitStatements, type SqlStatement } from "../split.ts";
 import { runStatements, type StatementResult } from "../script-run.ts";
 import { ScriptStop } from "../script-stop.ts";
-import type { ExecuteOutcome, ExecuteRequest, LostSession, ScriptSession, ScriptTimeouts, TargetSession } from "../target.ts";
+import { invalidArgument, quoted } from "../../../platform/index.ts";
+import type { ExecuteOutcome, ExecuteRequest, LostSession, ScriptSession, ScriptSessionOptions, ScriptTimeouts, TargetSession } from "../target.ts";
 import type { MyConnector } from "./my-connection.ts";
 import { myStatementKind } from "./my-statement-kind.ts";
 
@@ -19,9 +20,20 @@ import { myStatementKind } from "./my-statement-kind.ts";
 const ER_QUERY_INTERRUPTED = 1317;
 const LOST_SESSION_WAIT_MS = 10_000;
 
-export async function mysqlOpenScriptSession(connector: MyConnector, database: string, timeouts: ScriptTimeouts): Promise<ScriptSession> {
+export async function mysqlOpenScriptSession(connector: MyConnector, database: string, options: ScriptSessionOptions): Promise<ScriptSession> {
   const connection = await connector.connect(database);
-  return { execute: (request) => connector.use(database, connection, () => runScript(connector, connection, database, timeouts, request)) };
+  if (options.schema !== undefined) await useSchema(connection, options.schema);
+  return { execute: (request) => connector.use(database, connection, () => runScript(connector, connection, database, options, request)) };
+}
+
+/** Makes `schema` the connection's default database; an unknown one is the caller's mistake (invalid_argument). */
+async function useSchema(connection: Connection, schema: string): Promise<void> {
+  try {
+    await connection.query("USE ??", [schema]);
+  } catch (error) {
+    connection.destroy();
+    throw invalidArgument(`schema ${quoted(schema)}: ${(error as { sqlMessage?: string }).sqlMessage ?? String(error)}`);
+  }
 }
 
 async function runScript(connector: MyConnector, connection: Connection, database: string, timeouts: ScriptTimeouts, request: ExecuteRequest): Promise<ExecuteOutcome> {

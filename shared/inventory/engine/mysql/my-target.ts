@@ -1,7 +1,7 @@
 // The MySQL/MariaDB target: the Target interface over per-call connections.
 import type { DatabaseMetadata } from "../metadata.ts";
 import { compareText } from "../ordering.ts";
-import { type ConnectionConfig, DEFAULT_EXPLAIN_TIMEOUT_MS, type DryRunOptions, type DryRunProblem, type LostSession, type RowEstimate, type ScriptSession, type ScriptTimeouts, type Target, type TargetSession } from "../target.ts";
+import { type ConnectionConfig, DEFAULT_EXPLAIN_TIMEOUT_MS, type DryRunOptions, type DryRunProblem, type LostSession, type RowEstimate, type ScriptSession, type ScriptSessionOptions, type Target, type TargetSession } from "../target.ts";
 import { readMysqlMetadata } from "./my-catalog.ts";
 import { MyConnector } from "./my-connection.ts";
 import { mysqlSchemaDdl } from "./my-ddl.ts";
@@ -48,8 +48,8 @@ export class MysqlTarget implements Target {
     return this.connector.withConnection(database, (connection) => mysqlDryRun(connection, database, script, options.timeoutMs, options.preamble));
   }
 
-  openScriptSession(database: string, timeouts: ScriptTimeouts): Promise<ScriptSession> {
-    return mysqlOpenScriptSession(this.connector, database, timeouts);
+  openScriptSession(database: string, options: ScriptSessionOptions): Promise<ScriptSession> {
+    return mysqlOpenScriptSession(this.connector, database, options);
   }
 
   endLostSession(session: TargetSession): Promise<LostSession> {

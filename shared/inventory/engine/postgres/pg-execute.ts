@@ -16,7 +16,7 @@ import pg from "pg";
 import { splitStatements } from "../split.ts";
 import { runStatements, type LoopOutcome, type StatementResult } from "../script-run.ts";
 import { ScriptStop } from "../script-stop.ts";
-import type { ExecuteOutcome, ExecuteRequest, LostSession, ScriptSession, ScriptTimeouts, TargetSession } from "../target.ts";
+import type { ExecuteOutcome, ExecuteRequest, LostSession, ScriptSession, ScriptSessionOptions, TargetSession } from "../target.ts";
 import type { PgConnector } from "./pg-connection.ts";
 import { pgExecutionKind, type PgExecutionKind } from "./pg-statement-kind.ts";
 
@@ -26,9 +26,10 @@ const QUERY_CANCELED = "57014";
 const COUNTED_COMMANDS = new Set(["INSERT", "UPDATE", "DELETE", "MERGE", "COPY"]);
 const LOST_SESSION_WAIT_MS = 10_000;
 
-/** A session for a change script: its connection carries the timeouts from its start (a SET in the script overrides them). */
-export async function pgOpenScriptSession(connector: PgConnector, database: string, timeouts: ScriptTimeouts): Promise<ScriptSession> {
-  const client = await connector.connect(database, { lock_timeout: timeouts.lockTimeoutMs, statement_timeout: timeouts.statementTimeoutMs });
+/** A session for a change script: its connection carries the timeouts and search path from its start (a SET in the script overrides them). */
+export async function pgOpenScriptSession(connector: PgConnector, database: string, options: ScriptSessionOptions): Promise<ScriptSession> {
+  const client = await connector.connect(database, { lock_timeout: options.lockTimeoutMs, statement_timeout: options.statementTimeoutMs });
+  if (options.schema !== undefined) await client.query("select set_config('search_path', quote_ident($1), false)", [options.schema]);
   return { execute: (request) => connector.use(database, client, () => runScript(connector, client, database, request)) };
 }
 

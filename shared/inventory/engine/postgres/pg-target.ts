@@ -1,5 +1,5 @@
 // The PostgreSQL target: the Target interface over per-call connections.
-import { type ConnectionConfig, DEFAULT_EXPLAIN_TIMEOUT_MS, type DryRunOptions, type DryRunProblem, type LostSession, type RowEstimate, type ScriptSession, type ScriptTimeouts, type Target, type TargetSession } from "../target.ts";
+import { type ConnectionConfig, DEFAULT_EXPLAIN_TIMEOUT_MS, type DryRunOptions, type DryRunProblem, type LostSession, type RowEstimate, type ScriptSession, type ScriptSessionOptions, type Target, type TargetSession } from "../target.ts";
 import type { DatabaseMetadata } from "../metadata.ts";
 import { compareText } from "../ordering.ts";
 import { readCatalog } from "./pg-catalog.ts";
@@ -49,8 +49,8 @@ export class PostgresTarget implements Target {
     return this.connector.withClient(database, (client) => pgDryRun(client, script, options.timeoutMs, options.preamble));
   }
 
-  openScriptSession(database: string, timeouts: ScriptTimeouts): Promise<ScriptSession> {
-    return pgOpenScriptSession(this.connector, database, timeouts);
+  openScriptSession(database: string, options: ScriptSessionOptions): Promise<ScriptSession> {
+    return pgOpenScriptSession(this.connector, database, options);
   }
 
   endLostSession(session: TargetSession): Promise<LostSession> {
