@@ -1,0 +1,96 @@
+// Whether a MySQL/MariaDB statement is a read (contract §14.3), from
+// node-sql-parser's tree (its MySQL grammar, then its MariaDB one): SELECT
+// (WITH … SELECT included), EXPLAIN of one, DESCRIBE or SHOW — with nothing
+// in the tree that writes, locks rows (FOR UPDATE, LOCK IN SHARE MODE),
+// stores its result (INTO @var, OUTFILE, DUMPFILE) or calls a denied
+// function. The server runs what an executable comment (/*! … */) holds, so
+// a statement with one is refused, and so is what neither grammar parses.
+import { createRequire } from "node:module";
+import type { Parser } from "node-sql-parser";
+import { deniedMysqlFunction } from "./denied-functions.ts";
+
+type Tree = Record<string, unknown>;
+
+const READ_TYPES = new Set(["select", "show", "desc", "explain"]);
+const WRITE_TYPES = new Set(["insert", "replace", "update", "delete"]);
+const EXECUTABLE_COMMENT = /\/\*[!M]/;
+
+let grammars: { database: string; parser: Parser }[] | undefined;
+
+/** The MySQL grammar, then the MariaDB one; loaded on first use. */
+function loadGrammars(): { database: string; parser: Parser }[] {
+  if (grammars) return grammars;
+  const require = createRequire(import.meta.url);
+  const load = (file: string) => new (require(`node-sql-parser/build/${file}.js`) as { Parser: new () => Parser }).Parser();
+  grammars = [
+    { database: "mysql", parser: load("mysql") },
+    { database: "mariadb", parser: load("mariadb") },
+  ];
+  return grammars;
+}
+
+/** Why the statement is not a read, or undefined when it is one. */
+export function mysqlRefusal(text: string): string | undefined {
+  if (EXECUTABLE_COMMENT.test(text)) return "holds an executable comment (/*! … */), whose text the server runs";
+  const parsed = parse(text);
+  if (typeof parsed === "string") return parsed;
+  const type = String(parsed.type);
+  if (!READ_TYPES.has(type)) return `is ${type.toUpperCase().replace("_", " ")}`;
+  const explained = type === "explain" ? (parsed.expr as Tree | undefined) : undefined;
+  if (explained && explained.type !== "select") return `is ${String(explained.type).toUpperCase()}`;
+  return refusalIn(parsed);
+}
+
+/** The statement's tree, or why it has none. */
+function parse(text: string): Tree | string {
+  let firstError: unknown;
+  for (const { database, parser } of loadGrammars()) {
+    try {
+      const ast = parser.astify(text, { database }) as unknown as Tree | Tree[];
+      if (!Array.isArray(ast)) return ast;
+      return ast.length === 1 ? ast[0]! : `holds ${ast.length} statements`;
+    } catch (error) {
+      firstError ??= error;
+    }
+  }
+  const message = firstError instanceof Error ? firstError.message : String(firstError);
+  return `cannot be parsed (${message.length > 160 ? `${message.slice(0, 160)}…` : message})`;
+}
+
+function refusalIn(tree: unknown): string | undefined {
+  if (Array.isArray(tree)) {
+    for (const item of tree) {
+      const found = refusalIn(item);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (tree === null || typeof tree !== "object") return undefined;
+  const found = refusalAt(tree as Tree);
+  if (found) return found;
+  for (const value of Object.values(tree)) {
+    const inner = refusalIn(value);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+function refusalAt(node: Tree): string | undefined {
+  if (node.locking_read) return `locks rows (${String(node.locking_read).toUpperCase()})`;
+  const into = node.into as Tree | null | undefined;
+  if (into && (into.keyword || into.expr || into.position)) return "stores its result (SELECT … INTO)";
+  if (typeof node.type === "string" && WRITE_TYPES.has(node.type)) return `holds ${node.type.toUpperCase()}`;
+  if (node.type === "function") {
+    const name = functionName(node.name);
+    if (name && deniedMysqlFunction(name)) return `calls ${name}, which a read may not call`;
+  }
+  return undefined;
+}
+
+/** A function's name without its schema: node-sql-parser writes it as text or as {name: [{value}]}. */
+function functionName(name: unknown): string | undefined {
+  if (typeof name === "string") return name;
+  const parts = (name as { name?: { value?: unknown }[] } | undefined)?.name;
+  const last = Array.isArray(parts) ? parts.at(-1)?.value : undefined;
+  return typeof last === "string" ? last : undefined;
+}

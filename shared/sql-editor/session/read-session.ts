@@ -1,0 +1,63 @@
+// A read-only session on a target database (contract §14.3, §14.4): one
+// connection through the chosen data source, a READ ONLY transaction that is
+// rolled back at the end (so even what a read-only transaction allows, a
+// large object or a NOTIFY, never lasts), the schema to run in, and the
+// query timeout as the server's statement timeout. Rows stream to a sink in
+// batches, and reading stops when the sink has enough. Query reads through
+// it with its limits; so can an export.
+import { type ConnectionConfig, type Engine } from "../../inventory/index.ts";
+import type { Column, Row } from "../cells.ts";
+import { openMysqlSession } from "./my-read-session.ts";
+import { openPostgresSession } from "./pg-read-session.ts";
+
+export interface ReadSessionOptions {
+  /** PostgreSQL: the search path; MySQL: the default database; "" keeps the connection's. */
+  schema: string;
+  /** Limit per statement in ms (WORKSPACE_PROFILE.query_timeout); undefined = none. */
+  timeoutMs: number | undefined;
+  /** The caller's: aborting it cancels the running statement on the target. */
+  signal: AbortSignal;
+  /** MySQL: the most rows a SELECT sends (sql_select_limit), so the server stops early; undefined = all. */
+  selectLimit?: number;
+}
+
+export interface RowSink {
+  /** The result's columns, before any row. */
+  columns(columns: Column[]): void;
+  /** The next rows, in order. false: no more are wanted (the rest is not read from the target); a promise holds reading until it settles. */
+  rows(batch: Row[]): boolean | Promise<boolean>;
+}
+
+export interface ReadSession {
+  /**
+   * Runs one read statement and hands its rows to the sink, `batchRows` at a
+   * time. Answers the target's message when the target refused the
+   * statement ("" otherwise). Throws deadline_exceeded past the query
+   * timeout, canceled when the signal aborts (the statement is cancelled on
+   * the target either way), failed_precondition when the connection is lost.
+   */
+  read(statement: string, sink: RowSink, batchRows: number): Promise<{ error: string }>;
+  /** Rolls the transaction back and closes the connection. */
+  close(): Promise<void>;
+}
+
+/** Opens the session; a connection or setup problem is failed_precondition (an unknown MySQL schema: invalid_argument). */
+export function openReadSession(engine: Engine, config: ConnectionConfig, database: string, options: ReadSessionOptions): Promise<ReadSession> {
+  return engine === "POSTGRES" ? openPostgresSession(config, database, options) : openMysqlSession(config, database, options);
+}
+
+/** Runs `use` on a session, and closes it whatever happens. */
+export async function withReadSession<T>(
+  engine: Engine,
+  config: ConnectionConfig,
+  database: string,
+  options: ReadSessionOptions,
+  use: (session: ReadSession) => Promise<T>,
+): Promise<T> {
+  const session = await openReadSession(engine, config, database, options);
+  try {
+    return await use(session);
+  } finally {
+    await session.close();
+  }
+}
