@@ -1,6 +1,7 @@
 // The platform capability's public surface: what other capabilities and the
 // processes use. Everything else under shared/platform/ is private to it.
 export { listenToChannel } from "./channel-listener.ts";
+export { CHUNK_BYTES, ChunkWriter } from "./chunk-writer.ts";
 export { type Config, ConfigError, loadConfig, type PortRole, trustedProxyList } from "./config.ts";
 export { APPLICATION_NAME, countRow, createDb, type Db, ping, preparedCommand, serialIdRow, textIdRow, type Tx, withTransaction } from "./db.ts";
 export { formatDuration, parseDuration } from "./duration.ts";

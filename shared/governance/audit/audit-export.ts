@@ -4,6 +4,7 @@
 // one chunk of text. No transaction is held: each batch is one short query
 // continuing after the previous batch's last record.
 import type { CommonQueryMethods } from "slonik";
+import { CHUNK_BYTES, ChunkWriter } from "../../platform/index.ts";
 import { auditCsvHeader, auditCsvRow } from "./audit-csv.ts";
 import { auditRecordJson, type AuditRecordJson } from "./audit-json.ts";
 import type { AuditQuery } from "./audit-search.ts";
@@ -34,8 +35,6 @@ const ENCODINGS: Record<AuditExportFormat, Encoding> = {
 
 /** Records read per query. */
 const BATCH_SIZE = 1000;
-/** A chunk is handed on once it holds this many bytes (and at the end). */
-const CHUNK_BYTES = 64 * 1024;
 
 export interface AuditExport {
   contentType: string;
@@ -90,34 +89,4 @@ async function* encodedChunks(db: CommonQueryMethods, query: AuditQuery, encodin
   chunk.write(encoding.tail);
   options.onProgress(count);
   yield chunk.take();
-}
-
-/**
- * Encodes text straight into a chunk's bytes, record by record: joining a
- * chunk's records into one string and encoding that took about a seventh of
- * an export's CPU (flattening the string, then a second pass).
- */
-class ChunkWriter {
-  private bytes = Buffer.allocUnsafe(CHUNK_BYTES * 2);
-  size = 0;
-
-  write(text: string): void {
-    const room = this.bytes.length - this.size;
-    if (text.length * 3 > room) this.grow(text.length * 3); // a UTF-16 unit is at most 3 UTF-8 bytes
-    this.size += this.bytes.write(text, this.size);
-  }
-
-  /** The bytes written so far; the writer starts a new chunk. */
-  take(): Buffer {
-    const taken = this.bytes.subarray(0, this.size);
-    this.bytes = Buffer.allocUnsafe(CHUNK_BYTES * 2);
-    this.size = 0;
-    return taken;
-  }
-
-  private grow(needed: number): void {
-    const bigger = Buffer.allocUnsafe(this.size + Math.max(needed, CHUNK_BYTES * 2));
-    this.bytes.copy(bigger, 0, 0, this.size);
-    this.bytes = bigger;
-  }
 }
