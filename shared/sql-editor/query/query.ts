@@ -1,0 +1,85 @@
+// Query (contract §14.1–§14.4): the statements of a script, each a read
+// (refused whole otherwise, before anything reaches the target), run one
+// after the other in one read-only session on the database, each answering
+// its columns and at most `limit` rows within the call's sql_result_size. A
+// statement the target refuses ends the script: its message is its result and
+// later statements are not run.
+import type { SettingReader } from "../../governance/index.ts";
+import { readWorkspaceProfile } from "../../governance/index.ts";
+import { parseDatabaseName, queryConnection } from "../../inventory/index.ts";
+import { invalidArgument, type SecretBox } from "../../platform/index.ts";
+import type { CommonQueryMethods } from "slonik";
+import type { Column, Row } from "../cells.ts";
+import { readStatements } from "../guard/read-only-guard.ts";
+import { type ReadSession, withReadSession } from "../session/read-session.ts";
+import { KeptRows, ResultBudget } from "./result-budget.ts";
+
+export const DEFAULT_LIMIT = 1000;
+export const MAX_LIMIT = 100_000;
+/** Rows read from the target at a time, at most. */
+const BATCH_ROWS = 4096;
+
+export interface QueryDeps {
+  settings: SettingReader;
+  /** Opens data-source passwords. */
+  secrets: SecretBox;
+}
+
+export interface QueryRequest {
+  /** instances/<instance>/databases/<database> */
+  name: string;
+  statement: string;
+  /** Rows kept per statement; 0 = DEFAULT_LIMIT. */
+  limit: number;
+  /** "" = the instance's READ_ONLY data source when it has one, else ADMIN. */
+  dataSourceId: string;
+  schema: string;
+  /** The call's: aborting it cancels the running statement. */
+  signal: AbortSignal;
+}
+
+export interface StatementResult {
+  statement: string;
+  columns: Column[];
+  rows: Row[];
+  /** Rows were dropped, by the limit or by sql_result_size. */
+  truncated: boolean;
+  latencyMs: number;
+  /** The target's message when it refused the statement; "" otherwise. */
+  error: string;
+}
+
+export async function runQuery(db: CommonQueryMethods, deps: QueryDeps, request: QueryRequest): Promise<StatementResult[]> {
+  const limit = queryLimit(request.limit);
+  const ref = parseDatabaseName(request.name, "name");
+  const { config } = await queryConnection(db, deps.secrets, ref, request.dataSourceId);
+  const statements = await readStatements(config.engine, request.statement);
+  const profile = await readWorkspaceProfile(deps.settings);
+  const budget = new ResultBudget(profile.sqlResultSizeBytes);
+  const options = { schema: request.schema, timeoutMs: profile.queryTimeoutMs, signal: request.signal, selectLimit: limit + 1 };
+  return withReadSession(config.engine, config, ref.name, options, async (session) => {
+    const results: StatementResult[] = [];
+    for (const statement of statements) {
+      const result = await readResult(session, statement, limit, budget);
+      results.push(result);
+      if (result.error) break;
+    }
+    return results;
+  });
+}
+
+/** The limit asked for: 0 is the default; beyond MAX_LIMIT or negative is refused. */
+export function queryLimit(limit: number): number {
+  if (limit === 0) return DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LIMIT) {
+    throw invalidArgument(`limit must be between 1 and ${MAX_LIMIT} rows (0 for the default ${DEFAULT_LIMIT}), got ${limit}`);
+  }
+  return limit;
+}
+
+async function readResult(session: ReadSession, statement: string, limit: number, budget: ResultBudget): Promise<StatementResult> {
+  const started = performance.now();
+  const sink = new KeptRows(limit, budget);
+  const { error } = await session.read(statement, sink, Math.min(limit + 1, BATCH_ROWS));
+  return { statement, columns: sink.described, rows: sink.kept, truncated: sink.truncated, latencyMs: performance.now() - started, error };
+}
