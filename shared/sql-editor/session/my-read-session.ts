@@ -14,7 +14,7 @@ import { connectMysql, type ConnectionConfig } from "../../inventory/index.ts";
 import { failedPrecondition, invalidArgument, quoted } from "../../platform/index.ts";
 import type { Row } from "../cells.ts";
 import { columnOf, type Field, rowAdjuster } from "./my-cells.ts";
-import type { ReadSession, ReadSessionOptions, RowSink } from "./read-session.ts";
+import type { Dialect, ReadSession, ReadSessionOptions, RowSink } from "./read-session.ts";
 import { DriverError, StatementWatch, timeoutError } from "./statement-watch.ts";
 
 const ER_QUERY_INTERRUPTED = 1317;
@@ -27,41 +27,47 @@ const MAX_SCHEMA_LENGTH = 64;
 export async function openMysqlSession(config: ConnectionConfig, database: string, options: ReadSessionOptions): Promise<ReadSession> {
   if (options.schema.length > MAX_SCHEMA_LENGTH) throw invalidArgument(`schema: ${quoted(options.schema)} is longer than ${MAX_SCHEMA_LENGTH} characters`);
   const connection = await connectMysql(config, database, { jsonStrings: true, bigNumberStrings: true });
+  let dialect: Dialect;
   try {
-    await setUp(connection, options);
+    dialect = await setUp(connection, options);
   } catch (error) {
     connection.destroy();
     if ((error as QueryError).errno === ER_BAD_DB) throw invalidArgument(`schema: ${quoted(options.schema)} is not a database on the instance`);
     throw failedPrecondition(`cannot start a read-only session on database "${database}": ${(error as Error).message}`, { cause: error });
   }
-  return new MyReadSession(config, database, connection, options);
+  return new MyReadSession(dialect, config, database, connection, options);
 }
 
-async function setUp(connection: Connection, options: ReadSessionOptions): Promise<void> {
+/** Sets the session up and answers whether the server is MySQL or MariaDB. */
+async function setUp(connection: Connection, options: ReadSessionOptions): Promise<Dialect> {
   const [rows] = await connection.query("select @@version as version, @@sql_mode as mode");
   const { version, mode } = (rows as { version: string; mode: string }[])[0]!;
+  const dialect = /mariadb/i.test(version) ? "MARIADB" : "MYSQL";
   const settings: [string, unknown][] = [
     ["sql_mode", mode.split(",").filter((m) => !UNSAFE_MODES.has(m)).join(",")],
     ["time_zone", "+00:00"],
   ];
   if (options.timeoutMs !== undefined) {
     const ms = Math.max(1, Math.ceil(options.timeoutMs));
-    settings.push(/mariadb/i.test(version) ? ["max_statement_time", ms / 1000] : ["max_execution_time", ms]);
+    settings.push(dialect === "MARIADB" ? ["max_statement_time", ms / 1000] : ["max_execution_time", ms]);
   }
   if (options.selectLimit !== undefined) settings.push(["sql_select_limit", options.selectLimit]);
   await connection.query(`set session ${settings.map(([name]) => `${name} = ?`).join(", ")}`, settings.map(([, value]) => value));
   if (options.schema) await connection.query(`use \`${options.schema.replaceAll("`", "``")}\``);
   await connection.query("start transaction read only");
+  return dialect;
 }
 
 class MyReadSession implements ReadSession {
+  readonly dialect: Dialect;
   private readonly config: ConnectionConfig;
   private readonly database: string;
   private readonly connection: Connection;
   private readonly options: ReadSessionOptions;
   private side: Promise<Connection> | undefined;
 
-  constructor(config: ConnectionConfig, database: string, connection: Connection, options: ReadSessionOptions) {
+  constructor(dialect: Dialect, config: ConnectionConfig, database: string, connection: Connection, options: ReadSessionOptions) {
+    this.dialect = dialect;
     this.config = config;
     this.database = database;
     this.connection = connection;

@@ -45,6 +45,7 @@ function identifier(name: string): string {
 }
 
 class PgReadSession implements ReadSession {
+  readonly dialect = "POSTGRES";
   private readonly config: ConnectionConfig;
   private readonly database: string;
   private readonly client: pg.Client;

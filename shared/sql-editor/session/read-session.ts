@@ -28,7 +28,11 @@ export interface RowSink {
   rows(batch: Row[]): boolean | Promise<boolean>;
 }
 
+/** Which server a session reads from (MySQL and MariaDB differ in how they explain). */
+export type Dialect = "POSTGRES" | "MYSQL" | "MARIADB";
+
 export interface ReadSession {
+  readonly dialect: Dialect;
   /**
    * Runs one read statement and hands its rows to the sink, `batchRows` at a
    * time. Answers the target's message when the target refused the
