@@ -4,7 +4,8 @@
 // stack-proto §7b); both parse binary requests with binary-request.ts
 // (connect-fastify's through connect-guard.ts).
 import { Code, ConnectError } from "@connectrpc/connect";
-import { compressionNegotiate } from "@connectrpc/connect/protocol";
+import { toJsonString, type Message } from "@bufbuild/protobuf";
+import { compressionNegotiate, getJsonOptions } from "@connectrpc/connect/protocol";
 import {
   contentTypeUnaryJson,
   contentTypeUnaryProto,
@@ -24,6 +25,7 @@ import { toConnectError } from "./connect-error.ts";
 import { abortWhenClientLeaves, requestContextValues, requestHeaders } from "./context.ts";
 import { httpStatusOf } from "./http-status.ts";
 import { decodedRequest } from "./interceptors/audit-undecodable.ts";
+import { writeRaw } from "./raw-reply.ts";
 import { sendError } from "./error-reply.ts";
 import { MAX_TIMEOUT_MS, type FastUnaryOptions, type UnaryRoute } from "./fast-unary-route.ts";
 
@@ -40,7 +42,7 @@ export async function answerConnect(options: FastUnaryOptions, route: UnaryRoute
   responseHeader.set(headerContentType, binary ? contentTypeUnaryProto : contentTypeUnaryJson);
   let responseTrailer = new Headers();
   let status = 200;
-  let body: Uint8Array;
+  let body: Uint8Array | string;
   const { controller, release } = abortWhenClientLeaves(reply);
   const deadline = startDeadline(controller, timeout.timeoutMs);
   try {
@@ -64,7 +66,7 @@ export async function answerConnect(options: FastUnaryOptions, route: UnaryRoute
     const res = await deadline.race(pending);
     res.header.forEach((value, key) => responseHeader.set(key, value));
     responseTrailer = res.trailer;
-    body = route.serialization.getO(binary).serialize(res.message);
+    body = binary ? route.serialization.getO(true).serialize(res.message) : jsonText(route, res.message);
   } catch (thrown) {
     const error = toConnectError(thrown, req.id).error;
     status = error.code === Code.ResourceExhausted && error.cause === OVERSIZED ? 413 : httpStatusOf(error.code);
@@ -77,18 +79,27 @@ export async function answerConnect(options: FastUnaryOptions, route: UnaryRoute
     deadline.clear();
     release();
   }
-  if (compression.response && body.byteLength >= options.compressMinBytes) {
-    body = await compression.response.compress(body);
+  let size = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  if (compression.response && size >= options.compressMinBytes) {
+    body = await compression.response.compress(typeof body === "string" ? Buffer.from(body) : body);
+    size = body.byteLength;
     responseHeader.set(headerUnaryEncoding, compression.response.name);
   }
   const headers = trailerMux(responseHeader, responseTrailer);
-  headers.set(headerUnaryContentLength, String(body.byteLength));
-  reply.code(status);
-  headers.forEach((value, key) => reply.header(key, value));
-  const setCookies = headers.getSetCookie();
-  if (setCookies.length > 1) reply.header("set-cookie", setCookies);
-  return reply.send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+  headers.set(headerUnaryContentLength, String(size));
+  await writeRaw(reply, status, headers, body);
 }
+
+/** The response in JSON, as connect's serializer writes it before encoding it. */
+function jsonText(route: UnaryRoute, message: Message): string {
+  try {
+    return toJsonString(route.method.output, message, JSON_OPTIONS);
+  } catch (error) {
+    throw ConnectError.from(error, Code.Internal);
+  }
+}
+
+const JSON_OPTIONS = getJsonOptions(undefined);
 
 const OVERSIZED = Symbol("oversized body");
 

@@ -3,6 +3,7 @@
 import { Code, ConnectError, createContextKey, createContextValues, type ContextValues } from "@connectrpc/connect";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "../../shared/platform/index.ts";
+import { NodeRequestHeaders } from "./request-headers.ts";
 
 export type ApiProtocol = "rest" | "connect" | "grpc" | "grpc-web";
 
@@ -55,13 +56,7 @@ export function protocolOfContentType(contentType: string | undefined): ApiProto
 
 /** The request's headers as a Fetch Headers object, as interceptors see them. */
 export function requestHeaders(req: FastifyRequest): Headers {
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value === undefined || key.startsWith(":")) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
-    else headers.set(key, value);
-  }
-  return headers;
+  return new NodeRequestHeaders(req.headers);
 }
 
 /**

@@ -23,6 +23,7 @@ import { toConnectError } from "./connect-error.ts";
 import { abortWhenClientLeaves, requestContextValues, requestHeaders } from "./context.ts";
 import { MAX_TIMEOUT_MS, type FastUnaryOptions, type UnaryRoute } from "./fast-unary-route.ts";
 import { decodedRequest } from "./interceptors/audit-undecodable.ts";
+import { writeRaw } from "./raw-reply.ts";
 
 export async function answerGrpc(options: FastUnaryOptions, route: UnaryRoute, binary: boolean, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   const header = requestHeaders(req);
@@ -55,7 +56,7 @@ export async function answerGrpc(options: FastUnaryOptions, route: UnaryRoute, b
     deadline.clear();
     release();
   }
-  await writeResponse(reply, responseHeader, body, trailer);
+  await writeRaw(reply, 200, responseHeader, body, trailer);
 }
 
 /** The request's one message, as connect reads a unary call's input. */
@@ -67,23 +68,4 @@ async function singleEnvelope(req: FastifyRequest, readMaxBytes: number): Promis
   }
   if (!first) throw new ConnectError("protocol error: missing input message for unary method", Code.Unimplemented);
   return first;
-}
-
-/** Headers (with those hooks set on the reply), the body, then the trailers, as connect-node writes them. */
-function writeResponse(reply: FastifyReply, header: Headers, body: Uint8Array | undefined, trailer: Headers): Promise<void> {
-  reply.hijack();
-  const res = reply.raw;
-  for (const [key, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(key, value);
-  res.writeHead(200, nodeHeaders(header));
-  if (body) res.write(body);
-  res.addTrailers(nodeHeaders(trailer));
-  return new Promise((resolve) => res.end(resolve));
-}
-
-function nodeHeaders(headers: Headers): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  headers.forEach((value, key) => {
-    out[key] = key === "set-cookie" ? headers.getSetCookie() : value;
-  });
-  return out;
 }
