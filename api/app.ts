@@ -34,8 +34,7 @@ import { roleService } from "./services/role-service.ts";
 import { rolloutService } from "./services/rollout-service.ts";
 import { userService } from "./services/user-service.ts";
 import { settingService } from "./services/setting-service.ts";
-import { sqlExecuteHandlers } from "./services/sql-execute-service.ts";
-import { sqlHistoryHandlers } from "./services/sql-history-service.ts";
+import { sqlService } from "./services/sql-service.ts";
 import { workspaceService } from "./services/workspace-service.ts";
 import { registerConnect } from "./transport/connect.ts";
 import { createAclInterceptor, type Authorize } from "./transport/interceptors/acl.ts";
@@ -53,8 +52,7 @@ import { restBindings } from "./transport/rest/bindings.ts";
 import { sendFastifyError, sendNotFound } from "./transport/error-reply.ts";
 import { frameworkErrorOptions, refuseWhileClosing } from "./transport/framework-errors.ts";
 import { registerRestRoutes } from "./transport/rest/routes.ts";
-import { registration, type ServiceRegistration } from "./transport/services.ts";
-import { SQLService } from "../shared/gen/svc/v1/sql_service_pb.js";
+import type { ServiceRegistration } from "./transport/services.ts";
 
 export interface AppDeps {
   config: Config;
@@ -186,10 +184,7 @@ export function svcServices(deps: AppDeps): ServiceRegistration[] {
     roleService({ db: deps.db }),
     identityProviderService({ db: deps.db, iam: deps.access.iam, settings, secrets: deps.secrets }),
     groupService({ db: deps.db }),
-    registration(SQLService, {
-      ...sqlExecuteHandlers({ settings, secrets: deps.secrets }),
-      ...sqlHistoryHandlers({ db: deps.db, iam: deps.access.iam }),
-    }),
+    sqlService({ db: deps.db, iam: deps.access.iam, settings, secrets: deps.secrets }),
     actuatorService({
       workspaceFacts: deps.access.workspaceFacts,
       settings,

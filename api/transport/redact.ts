@@ -1,15 +1,46 @@
 // Messages as JSON for audit records, with every secret replaced by "***"
-// (contract §3.4, §8.1). A field is secret when it is INPUT_ONLY or carries
-// the svc.v1.secret option; the rule is read from the descriptors.
+// and bulk result data left out (contract §3.4, §8.1). A field is secret when
+// it is INPUT_ONLY or carries the svc.v1.secret option, bulk when it carries
+// svc.v1.not_audited; the rules are read from the descriptors.
 import { clone, toJson, type DescField, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
 import { FieldMaskSchema, type FieldMask } from "@bufbuild/protobuf/wkt";
-import { isSecretField } from "./secret-fields.ts";
+import { isNotAuditedField, isSecretField } from "./secret-fields.ts";
 
 const REDACTED = "***";
 
-/** The message as proto JSON text, secrets redacted. */
+/** The message as proto JSON text, secrets redacted, bulk result data left out. */
 export function redactedJson(desc: DescMessage, message: Message): string {
-  return JSON.stringify(redact(desc, recordJson(desc, message)));
+  return JSON.stringify(redact(desc, recordJson(desc, withoutBulk(desc, message))));
+}
+
+/**
+ * The message without its not_audited fields, never converted to JSON: only
+ * the messages on the way to one are copied (shallowly), the rest is shared.
+ */
+function withoutBulk(desc: DescMessage, message: Message): Message {
+  if (!holdsBulk(desc)) return message;
+  const copy: Record<string, unknown> = { ...message };
+  for (const field of desc.fields) {
+    const value = copy[field.localName];
+    if (isNotAuditedField(field)) copy[field.localName] = field.fieldKind === "list" ? [] : undefined;
+    else if (field.message && value !== undefined && holdsBulk(field.message)) {
+      copy[field.localName] = Array.isArray(value) ? value.map((item: Message) => withoutBulk(field.message!, item)) : withoutBulk(field.message, value as Message);
+    }
+  }
+  return copy as unknown as Message;
+}
+
+const bulkHolders = new WeakMap<DescMessage, boolean>();
+
+/** Whether the message or one inside it has a not_audited field. */
+function holdsBulk(desc: DescMessage): boolean {
+  let known = bulkHolders.get(desc);
+  if (known === undefined) {
+    bulkHolders.set(desc, false); // a recursive message is settled by its other fields
+    known = desc.fields.some((f) => isNotAuditedField(f) || (f.message !== undefined && f.fieldKind !== "map" && holdsBulk(f.message)));
+    bulkHolders.set(desc, known);
+  }
+  return known;
 }
 
 /**

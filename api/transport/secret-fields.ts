@@ -3,7 +3,7 @@
 // A stored secret is shown only through its companion `<field>_set` flag.
 import { getOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { FieldBehavior, field_behavior } from "../../shared/gen/google/api/field_behavior_pb.js";
-import { secret } from "../../shared/gen/svc/v1/annotation_pb.js";
+import { not_audited, secret } from "../../shared/gen/svc/v1/annotation_pb.js";
 
 const secretFields = new WeakMap<DescField, boolean>();
 
@@ -12,6 +12,18 @@ export function isSecretField(field: DescField): boolean {
   if (known === undefined) {
     known = getOption(field, secret) || getOption(field, field_behavior).includes(FieldBehavior.INPUT_ONLY);
     secretFields.set(field, known);
+  }
+  return known;
+}
+
+const bulkFields = new WeakMap<DescField, boolean>();
+
+/** Bulk result data (svc.v1.not_audited: a query's rows) that audit records leave out (contract §8.1). */
+export function isNotAuditedField(field: DescField): boolean {
+  let known = bulkFields.get(field);
+  if (known === undefined) {
+    known = getOption(field, not_audited);
+    bulkFields.set(field, known);
   }
   return known;
 }

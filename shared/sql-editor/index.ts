@@ -3,7 +3,7 @@
 export { type Cell, type CellKind, type Column, fitsInt64, type Instant, instantOf, type Row, Timestamp } from "./cells.ts";
 export { readStatements } from "./guard/read-only-guard.ts";
 export { explainStatement, type ExplainRequest, type Plan } from "./query/explain.ts";
-export { DEFAULT_LIMIT, MAX_LIMIT, type QueryDeps, type QueryRequest, queryLimit, runQuery, type StatementResult } from "./query/query.ts";
+export { DEFAULT_LIMIT, MAX_LIMIT, queryDatabase, type QueryDeps, type QueryRequest, queryLimit, type StatementResult } from "./query/query.ts";
 export { type Dialect, openReadSession, type ReadSession, type ReadSessionOptions, type RowSink, withReadSession } from "./session/read-session.ts";
 export {
   deleteExpiredQueryHistory,

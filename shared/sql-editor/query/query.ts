@@ -4,13 +4,12 @@
 // its columns and at most `limit` rows within the call's sql_result_size. A
 // statement the target refuses ends the script: its message is its result and
 // later statements are not run.
-import type { SettingReader } from "../../governance/index.ts";
-import { readWorkspaceProfile } from "../../governance/index.ts";
+import { type CallAudit, readWorkspaceProfile, type SettingReader } from "../../governance/index.ts";
 import { parseDatabaseName, queryConnection } from "../../inventory/index.ts";
-import { invalidArgument, type SecretBox } from "../../platform/index.ts";
-import type { CommonQueryMethods } from "slonik";
+import { DomainError, invalidArgument, type SecretBox } from "../../platform/index.ts";
 import type { Column, Row } from "../cells.ts";
 import { readStatements } from "../guard/read-only-guard.ts";
+import { recordQueryHistory } from "../history/query-history.ts";
 import { type ReadSession, withReadSession } from "../session/read-session.ts";
 import { KeptRows, ResultBudget } from "./result-budget.ts";
 
@@ -36,6 +35,8 @@ export interface QueryRequest {
   schema: string;
   /** The call's: aborting it cancels the running statement. */
   signal: AbortSignal;
+  /** users/<login_id>, for the query history. */
+  caller: string;
 }
 
 export interface StatementResult {
@@ -49,23 +50,42 @@ export interface StatementResult {
   error: string;
 }
 
-export async function runQuery(db: CommonQueryMethods, deps: QueryDeps, request: QueryRequest): Promise<StatementResult[]> {
+/**
+ * Runs the query in the call's audit scope: the record's detail carries the
+ * database, rows returned, whether any were dropped and the duration; a query
+ * that reached its target is kept in the query history, a failed one too.
+ */
+export async function queryDatabase(deps: QueryDeps, audit: CallAudit, request: QueryRequest): Promise<StatementResult[]> {
   const limit = queryLimit(request.limit);
   const ref = parseDatabaseName(request.name, "name");
-  const { config } = await queryConnection(db, deps.secrets, ref, request.dataSourceId);
+  const { config } = await queryConnection(audit.tx, deps.secrets, ref, request.dataSourceId);
   const statements = await readStatements(config.engine, request.statement);
   const profile = await readWorkspaceProfile(deps.settings);
   const budget = new ResultBudget(profile.sqlResultSizeBytes);
   const options = { schema: request.schema, timeoutMs: profile.queryTimeoutMs, signal: request.signal, selectLimit: limit + 1 };
-  return withReadSession(config.engine, config, ref.name, options, async (session) => {
-    const results: StatementResult[] = [];
-    for (const statement of statements) {
-      const result = await readResult(session, statement, limit, budget);
-      results.push(result);
-      if (result.error) break;
-    }
-    return results;
-  });
+  const started = performance.now();
+  const results: StatementResult[] = [];
+  try {
+    await withReadSession(config.engine, config, ref.name, options, async (session) => {
+      for (const statement of statements) {
+        results.push(await readResult(session, statement, limit, budget));
+        if (results.at(-1)!.error) break;
+      }
+    });
+  } catch (error) {
+    audit.keepChangesOnError = true; // the history entry commits with the record of the failure
+    await remember(audit, request, results, performance.now() - started, error instanceof DomainError ? error.message : "internal error");
+    throw error;
+  }
+  await remember(audit, request, results, performance.now() - started, results.find((r) => r.error)?.error ?? "");
+  return results;
+}
+
+async function remember(audit: CallAudit, request: QueryRequest, results: StatementResult[], durationMs: number, error: string): Promise<void> {
+  const rowCount = results.reduce((sum, r) => sum + r.rows.length, 0);
+  const truncated = results.some((r) => r.truncated);
+  audit.detail = { database: request.name, rowCount, truncated, durationMs: Math.round(durationMs) };
+  await recordQueryHistory(audit.tx, { creator: request.caller, database: request.name, statement: request.statement, type: "QUERY", durationMs, rowCount, error });
 }
 
 /** The limit asked for: 0 is the default; beyond MAX_LIMIT or negative is refused. */

@@ -1,0 +1,41 @@
+// SQLService.Query and Explain (contract §14.1–§14.4): reads on a database in
+// a read-only session, cancelled when the client goes away. Explain with
+// `analyze` runs the statement, so it also needs bb.sql.select on the
+// database's project, checked here beside the method's bb.sql.explain.
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { SettingReader } from "../../shared/governance/index.ts";
+import { requirePermission, storedIam } from "../../shared/identity/index.ts";
+import { accessScope } from "../../shared/inventory/index.ts";
+import type { SecretBox } from "../../shared/platform/index.ts";
+import type { SQLService } from "../../shared/gen/svc/v1/sql_service_pb.js";
+import { explainStatement, queryDatabase } from "../../shared/sql-editor/index.ts";
+import { auditScope } from "../transport/audit-scope.ts";
+import { callerOf } from "../transport/interceptors/authn.ts";
+import { toQueryResult } from "./sql-query-convert.ts";
+
+export interface SqlQueryDeps {
+  settings: SettingReader;
+  /** Opens data-source passwords to reach the instances. */
+  secrets: SecretBox;
+}
+
+const ANALYZE_PERMISSION = "bb.sql.select";
+
+export function sqlQueryHandlers(deps: SqlQueryDeps): Pick<ServiceImpl<typeof SQLService>, "query" | "explain"> {
+  return {
+    async query(req, context) {
+      const request = { ...req, caller: callerOf(context).name, signal: context.signal };
+      const results = await queryDatabase(deps, auditScope(context), request);
+      return { results: results.map(toQueryResult) };
+    },
+    async explain(req, context) {
+      const audit = auditScope(context);
+      if (req.analyze) {
+        await requirePermission(storedIam(audit.tx), callerOf(context), ANALYZE_PERMISSION, await accessScope(audit.tx, ANALYZE_PERMISSION, req.name));
+      }
+      audit.detail = { database: req.name, analyze: req.analyze };
+      const plan = await explainStatement(audit.tx, deps, { ...req, signal: context.signal });
+      return { plan: plan.text, planJson: plan.json };
+    },
+  };
+}

@@ -1,0 +1,25 @@
+// SQLService (contract §14, §19.1): the SQL Editor's reads (Query, Explain),
+// its write path (Execute) and the query history, each group in its module.
+import type { SettingReader } from "../../shared/governance/index.ts";
+import { SQLService } from "../../shared/gen/svc/v1/sql_service_pb.js";
+import type { IamReads } from "../../shared/identity/index.ts";
+import type { Db, SecretBox } from "../../shared/platform/index.ts";
+import { registration } from "../transport/services.ts";
+import { sqlExecuteHandlers } from "./sql-execute-service.ts";
+import { sqlHistoryHandlers } from "./sql-history-service.ts";
+import { sqlQueryHandlers } from "./sql-query-service.ts";
+
+export interface SqlDeps {
+  db: Db;
+  iam: IamReads;
+  settings: SettingReader;
+  secrets: SecretBox;
+}
+
+export function sqlService(deps: SqlDeps) {
+  return registration(SQLService, {
+    ...sqlQueryHandlers(deps),
+    ...sqlExecuteHandlers(deps),
+    ...sqlHistoryHandlers(deps),
+  });
+}
