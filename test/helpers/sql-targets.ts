@@ -85,7 +85,7 @@ async function startMysqlTarget(app: TestApp, rest: ReturnType<typeof restClient
   await probe.end();
   const database = uniqueName("sqlq");
   const connection = await mysql.createConnection({ ...MYSQL, multipleStatements: true });
-  await connection.query(`create database ${database}`);
+  await connection.query(`create database ${database}; use ${database}`);
   for (const statement of setup(database)) await connection.query(statement);
   const proxy = await countingProxy(MYSQL.port);
   const instanceId = uniqueName("my").replaceAll("_", "-");
