@@ -8,6 +8,7 @@
 import { createRequire } from "node:module";
 import type { Parser } from "node-sql-parser";
 import { deniedMysqlFunction } from "./denied-functions.ts";
+import { firstInTree } from "./tree-walk.ts";
 
 type Tree = Record<string, unknown>;
 
@@ -32,17 +33,17 @@ function loadGrammars(): { database: string; parser: Parser }[] {
 /** Why the statement is not a read, or undefined when it is one. */
 export function mysqlRefusal(text: string): string | undefined {
   if (EXECUTABLE_COMMENT.test(text)) return "holds an executable comment (/*! … */), whose text the server runs";
-  const parsed = parse(text);
+  const parsed = mysqlTree(text);
   if (typeof parsed === "string") return parsed;
   const type = String(parsed.type);
   if (!READ_TYPES.has(type)) return `is ${type.toUpperCase().replace("_", " ")}`;
   const explained = type === "explain" ? (parsed.expr as Tree | undefined) : undefined;
   if (explained && explained.type !== "select") return `is ${String(explained.type).toUpperCase()}`;
-  return refusalIn(parsed);
+  return firstInTree(parsed, refusalAt);
 }
 
 /** The statement's tree, or why it has none. */
-function parse(text: string): Tree | string {
+export function mysqlTree(text: string): Tree | string {
   let firstError: unknown;
   for (const { database, parser } of loadGrammars()) {
     try {
@@ -55,24 +56,6 @@ function parse(text: string): Tree | string {
   }
   const message = firstError instanceof Error ? firstError.message : String(firstError);
   return `cannot be parsed (${message.length > 160 ? `${message.slice(0, 160)}…` : message})`;
-}
-
-function refusalIn(tree: unknown): string | undefined {
-  if (Array.isArray(tree)) {
-    for (const item of tree) {
-      const found = refusalIn(item);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (tree === null || typeof tree !== "object") return undefined;
-  const found = refusalAt(tree as Tree);
-  if (found) return found;
-  for (const value of Object.values(tree)) {
-    const inner = refusalIn(value);
-    if (inner) return inner;
-  }
-  return undefined;
 }
 
 function refusalAt(node: Tree): string | undefined {

@@ -6,6 +6,7 @@
 // What the parser refuses is refused.
 import { loadModule, parseSync } from "libpg-query";
 import { deniedPostgresFunction } from "./denied-functions.ts";
+import { firstInTree } from "./tree-walk.ts";
 
 let loading: Promise<void> | undefined;
 
@@ -31,20 +32,14 @@ export async function postgresRefusal(text: string): Promise<string | undefined>
 }
 
 /** The first thing in the tree a read may not hold. */
-function refusalIn(tree: unknown): string | undefined {
-  if (Array.isArray(tree)) {
-    for (const item of tree) {
-      const found = refusalIn(item);
+function refusalIn(tree: Tree): string | undefined {
+  return firstInTree(tree, (node) => {
+    for (const [key, value] of Object.entries(node)) {
+      const found = refusalAt(key, value as Tree);
       if (found) return found;
     }
     return undefined;
-  }
-  if (tree === null || typeof tree !== "object") return undefined;
-  for (const [key, value] of Object.entries(tree)) {
-    const found = refusalAt(key, value as Tree) ?? refusalIn(value);
-    if (found) return found;
-  }
-  return undefined;
+  });
 }
 
 function refusalAt(key: string, value: Tree): string | undefined {
