@@ -13,3 +13,5 @@ export {
 } from "./history/query-history.ts";
 export type { QueryHistoryEntry, QueryHistoryRow, QueryHistoryType } from "./history/query-history.store.ts";
 export { type ExecutedStatement, executeScript } from "./execute/execute-script.ts";
+export { type ExportFile, exportFile, type ExportFormat, type ExportOptions } from "./export/export-file.ts";
+export { exportTableName } from "./export/export-table.ts";
