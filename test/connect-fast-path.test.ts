@@ -1,12 +1,10 @@
 // The in-process unary Connect path must answer byte for byte like stock
 // connect-fastify: it uses connect helpers that do not follow semver, so an
 // upgrade that changes the wire behaviour fails here (guides: stack-proto §7b).
-import assert from "node:assert/strict";
 import { request } from "node:http";
-import { after, before, describe, it } from "node:test";
+import { describe } from "node:test";
 import { gzipSync } from "node:zlib";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
+import { answersLikeStock } from "./helpers/fast-path-twins.ts";
 
 interface RawResponse {
   status: number;
@@ -37,7 +35,7 @@ const json = { "content-type": "application/json", "x-correlation-id": "same-id"
 const proto = { "content-type": "application/proto", "x-correlation-id": "same-id" };
 const PATH = "/svctest.v1.TranscodingService";
 
-const cases: [string, string, Record<string, string>, Buffer | string][] = [
+const cases: [name: string, path: string, headers: Record<string, string>, body: Buffer | string][] = [
   ["JSON success", `${PATH}/PolishThing`, json, '{"name":"shelves/a/things/b","title":"t"}'],
   ["JSON with unknown fields", `${PATH}/CountThings`, json, '{"count":2,"unknown":1}'],
   ["JSON with charset", `${PATH}/CountThings`, { ...json, "content-type": "application/json; charset=utf-8" }, '{"count":2}'],
@@ -60,24 +58,5 @@ const cases: [string, string, Record<string, string>, Buffer | string][] = [
 ];
 
 describe("Connect unary fast path", () => {
-  let database: TestDatabase;
-  let fast: TestApp;
-  let stock: TestApp;
-  before(async () => {
-    database = await createTestDatabase();
-    fast = await startTestApp({ database });
-    stock = await startTestApp({ database, deps: { connectFastPath: false } });
-  });
-  after(async () => {
-    await fast.close();
-    await stock.close();
-    await database.drop();
-  });
-
-  for (const [name, path, headers, body] of cases) {
-    it(`answers like connect-fastify: ${name}`, async () => {
-      const [a, b] = await Promise.all([send(fast.port, path, headers, body), send(stock.port, path, headers, body)]);
-      assert.deepEqual(comparable(a), comparable(b));
-    });
-  }
+  answersLikeStock(cases, async (port, [, path, headers, body]) => comparable(await send(port, path, headers, body)));
 });

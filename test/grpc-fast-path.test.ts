@@ -2,13 +2,11 @@
 // status, headers, body and trailers, byte for byte. It uses connect helpers
 // that do not follow semver, so an upgrade that changes the wire behaviour
 // fails here (guides: stack-proto §7b).
-import assert from "node:assert/strict";
 import { connect, type IncomingHttpHeaders } from "node:http2";
-import { after, before, describe, it } from "node:test";
+import { describe } from "node:test";
 import { gzipSync } from "node:zlib";
 import { create, toBinary } from "@bufbuild/protobuf";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { createTestDatabase, type TestDatabase } from "./helpers/db.ts";
+import { answersLikeStock } from "./helpers/fast-path-twins.ts";
 import { CountThingsRequestSchema, FailRequestSchema, GetSecretThingRequestSchema, PolishThingRequestSchema } from "./gen/svctest/v1/transcoding_service_pb.js";
 
 interface RawResponse {
@@ -50,7 +48,7 @@ const fail = (code: string, message = "") => envelope(toBinary(FailRequestSchema
 const grpc = { "content-type": "application/grpc", "x-correlation-id": "same-id" };
 const PATH = "/svctest.v1.TranscodingService";
 
-const cases: [string, string, Record<string, string>, Buffer][] = [
+const cases: [name: string, path: string, headers: Record<string, string>, body: Buffer][] = [
   ["binary success", `${PATH}/CountThings`, grpc, envelope(count(5))],
   ["+proto content type", `${PATH}/CountThings`, { ...grpc, "content-type": "application/grpc+proto" }, envelope(count(5))],
   ["JSON success", `${PATH}/CountThings`, { ...grpc, "content-type": "application/grpc+json" }, envelope(Buffer.from('{"count":3}'))],
@@ -73,25 +71,5 @@ const cases: [string, string, Record<string, string>, Buffer][] = [
 ];
 
 describe("gRPC unary fast path", () => {
-  let database: TestDatabase;
-  let fast: TestApp;
-  let stock: TestApp;
-  before(async () => {
-    database = await createTestDatabase();
-    fast = await startTestApp({ database });
-    stock = await startTestApp({ database, deps: { connectFastPath: false } });
-  });
-  after(async () => {
-    await fast.close();
-    await stock.close();
-    await database.drop();
-  });
-
-  for (const [name, path, headers, body] of cases) {
-    it(`answers like connect-fastify: ${name}`, async () => {
-      const [a, b] = await Promise.all([send(fast.port, path, headers, body), send(stock.port, path, headers, body)]);
-      assert.deepEqual(comparable(a), comparable(b));
-      assert.equal(a.headers[":status"], 200);
-    });
-  }
+  answersLikeStock(cases, async (port, [, path, headers, body]) => comparable(await send(port, path, headers, body)));
 });
