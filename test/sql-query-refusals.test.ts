@@ -92,6 +92,8 @@ const MYSQL_WRITES = [
   "select benchmark(100000000, md5('a'))",
   "select 1 /*!, get_lock('x', 0) */",
   "select 1 /*M!, get_lock('x', 0) */",
+  "show tables where get_lock('x', 0)",
+  "show variables where (select 1)",
   "selec * from canary",
 ];
 
@@ -153,6 +155,15 @@ describe("SQL Editor read-only guard", () => {
     const reply = await t.call("query", { name: t.pg.name, statement: "select makes_object() as o" });
     assert.equal(reply.body.results[0].error ?? "", "");
     assert.deepEqual(await t.pg.query("select count(*)::int as n from pg_largeobject_metadata"), before);
+  });
+
+  it("on MySQL, reads SHOW statements its grammar lacks, when they hold no parentheses", async (c) => {
+    if (!t.my) return c.skip("no MySQL at 127.0.0.1:3306");
+    const reply = await t.call("query", { name: t.my.name, statement: "show variables like 'version'" });
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    const [result] = reply.body.results;
+    assert.equal(result.error ?? "", "");
+    assert.equal(result.rows[0].values[0].stringValue, "version");
   });
 
   it("on MySQL, nextval of a sequence is refused by the read-only transaction", async (c) => {

@@ -12,6 +12,7 @@ export { getDatabase, transferDatabases, updateDatabase } from "./database/datab
 export { errorMessage } from "./engine/connect-failure.ts";
 export { connectMysql, connectPostgres, type MysqlDriverOptions } from "./engine/driver-connections.ts";
 export type { DatabaseMetadata, TableMetadata } from "./engine/metadata.ts";
+export { tokenize as mysqlTokens } from "./engine/mysql/my-tokens.ts";
 export { splitStatements, type SqlStatement } from "./engine/split.ts";
 export { openTarget } from "./engine/target-open.ts";
 export type {

@@ -4,9 +4,13 @@
 // in the tree that writes, locks rows (FOR UPDATE, LOCK IN SHARE MODE),
 // stores its result (INTO @var, OUTFILE, DUMPFILE) or calls a denied
 // function. The server runs what an executable comment (/*! … */) holds, so
-// a statement with one is refused, and so is what neither grammar parses.
+// a statement with one is refused, and so is what neither grammar parses —
+// but for the SHOW statements the grammars lack (SHOW VARIABLES, SHOW
+// ENGINE …): a SHOW only reads, and one without parentheses can call no
+// function and hold no subquery in its WHERE.
 import { createRequire } from "node:module";
 import type { Parser } from "node-sql-parser";
+import { mysqlTokens } from "../../inventory/index.ts";
 import { deniedMysqlFunction } from "./denied-functions.ts";
 import { firstInTree } from "./tree-walk.ts";
 
@@ -34,7 +38,7 @@ function loadGrammars(): { database: string; parser: Parser }[] {
 export function mysqlRefusal(text: string): string | undefined {
   if (EXECUTABLE_COMMENT.test(text)) return "holds an executable comment (/*! … */), whose text the server runs";
   const parsed = mysqlTree(text);
-  if (typeof parsed === "string") return parsed;
+  if (typeof parsed === "string") return isPlainShow(text) ? undefined : parsed;
   const type = String(parsed.type);
   if (!READ_TYPES.has(type)) return `is ${type.toUpperCase().replace("_", " ")}`;
   const explained = type === "explain" ? (parsed.expr as Tree | undefined) : undefined;
@@ -56,6 +60,11 @@ export function mysqlTree(text: string): Tree | string {
   }
   const message = firstError instanceof Error ? firstError.message : String(firstError);
   return `cannot be parsed (${message.length > 160 ? `${message.slice(0, 160)}…` : message})`;
+}
+
+function isPlainShow(text: string): boolean {
+  const tokens = mysqlTokens(text);
+  return tokens[0]?.upper === "SHOW" && !tokens.some((t) => t.kind === "symbol" && (t.value === "(" || t.value === ";"));
 }
 
 function refusalAt(node: Tree): string | undefined {
