@@ -16,9 +16,6 @@ import { sheetText, XLSX_CONTENT_TYPE, XLSX_MAX_ROWS, XLSX_OVERHEAD_BYTES, xlsxC
 
 export type ExportFormat = "CSV" | "JSON" | "SQL" | "XLSX";
 
-/** An entry of a ZIP without its 64-bit extension holds less than 4 GiB. */
-const ZIP_ENTRY_MAX_BYTES = 2 ** 32 - 1;
-
 export interface ExportOptions {
   /** The most bytes of the file (sql_result_size); undefined: none. */
   maxBytes: number | undefined;
@@ -47,7 +44,7 @@ const TEXT_FORMATS: Record<Exclude<ExportFormat, "XLSX">, { contentType: string;
 export function exportFile(format: ExportFormat, columns: readonly Column[], batches: AsyncIterable<Row[]>, options: ExportOptions): ExportFile {
   const progress: ExportProgress = { rows: 0, stoppedBy: "" };
   if (format === "XLSX") {
-    const maxBytes = Math.min(options.maxBytes ?? ZIP_ENTRY_MAX_BYTES, ZIP_ENTRY_MAX_BYTES) - XLSX_OVERHEAD_BYTES;
+    const maxBytes = options.maxBytes === undefined ? undefined : options.maxBytes - XLSX_OVERHEAD_BYTES;
     const bound = { maxBytes, name: options.boundName, maxRows: XLSX_MAX_ROWS, maxRowsName: `the spreadsheet's ${XLSX_MAX_ROWS} rows` };
     return { contentType: XLSX_CONTENT_TYPE, extension: "xlsx", chunks: xlsxChunks(textChunks(sheetText(columns), batches, bound, progress)), progress };
   }

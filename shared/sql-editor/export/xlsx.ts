@@ -1,7 +1,7 @@
 // XLSX (contract §18.10): one sheet, "export", with a header row of the
 // column names, written as a stream — the sheet's XML is encoded row by row
-// like the text formats and deflated into a ZIP entry as it comes, so memory
-// stays flat whatever the row count. Booleans and numbers are cells of their
+// like the text formats and deflated into a ZIP entry (yazl) as it comes,
+// pulled as the client reads, so memory stays flat whatever the row count. Booleans and numbers are cells of their
 // type (an integer only while a spreadsheet's 15 digits hold it exactly;
 // beyond, text); everything else is text as the other formats print it,
 // NULL an empty cell. A sheet holds at most 1,048,576 rows and a cell 32,767
@@ -9,7 +9,8 @@
 import type { Cell, Column, Row } from "../cells.ts";
 import { cellText, isIntegerText } from "./cell-text.ts";
 import type { RowText } from "./text-chunks.ts";
-import { ZipStream } from "./zip-stream.ts";
+import { Readable } from "node:stream";
+import { ZipFile } from "yazl";
 
 export const XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 /** Data rows a sheet holds under its header row. */
@@ -56,11 +57,12 @@ function escaped(char: string): string {
 }
 
 /** The workbook around the sheet: the ZIP's fixed parts, then the sheet as it comes. */
-export async function* xlsxChunks(sheet: AsyncIterable<Buffer>, now = new Date()): AsyncGenerator<Buffer> {
-  const zip = new ZipStream(now);
-  for (const [name, xml] of Object.entries(FIXED_PARTS)) yield* zip.entry(name, [Buffer.from(xml)]);
-  yield* zip.entry("xl/worksheets/sheet1.xml", sheet);
-  yield zip.end();
+export function xlsxChunks(sheet: AsyncIterable<Buffer>, now = new Date()): AsyncIterable<Buffer> {
+  const zip = new ZipFile();
+  for (const [name, xml] of Object.entries(FIXED_PARTS)) zip.addBuffer(Buffer.from(xml), name, { mtime: now });
+  zip.addReadStream(Readable.from(sheet, { objectMode: false }), "xl/worksheets/sheet1.xml", { mtime: now });
+  zip.end();
+  return zip.outputStream as Readable;
 }
 
 const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
