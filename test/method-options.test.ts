@@ -7,7 +7,7 @@ import { create, hasOption, setExtension, type DescService } from "@bufbuild/pro
 import { MethodOptionsSchema } from "@bufbuild/protobuf/wkt";
 import { declaredAccessOptions, methodOptions, MethodOptionsError } from "../api/transport/method-options.ts";
 import { http } from "../shared/gen/google/api/annotations_pb.js";
-import { allow_without_credential, permission } from "../shared/gen/svc/v1/annotation_pb.js";
+import { allow_without_credential, audit, audit_at_end, permission } from "../shared/gen/svc/v1/annotation_pb.js";
 import { TranscodingService } from "./gen/svctest/v1/transcoding_service_pb.js";
 
 async function svcServices(): Promise<DescService[]> {
@@ -51,6 +51,20 @@ describe("method options inventory", () => {
     assert.deepEqual(declaredAccessOptions(method), ["allow_without_credential"]);
     assert.throws(() => methodOptions(withOptions(create(MethodOptionsSchema))), MethodOptionsError);
     assert.throws(() => methodOptions(withOptions(two)), /declares permission, allow_without_credential/);
+  });
+
+  it("refuses audit_at_end without an audit action, and reads it with one", () => {
+    const method = TranscodingService.method.getThing;
+    const withOptions = (atEnd: boolean, action: string) => {
+      const options = create(MethodOptionsSchema);
+      setExtension(options, allow_without_credential, true);
+      setExtension(options, audit_at_end, atEnd);
+      if (action) setExtension(options, audit, action);
+      return { ...method, proto: { ...method.proto, options } } as typeof method;
+    };
+    assert.throws(() => methodOptions(withOptions(true, "")), /GetThing declares audit_at_end without an audit action/);
+    assert.equal(methodOptions(withOptions(true, "bb.things.get")).auditAtEnd, true);
+    assert.equal(methodOptions(withOptions(false, "bb.things.get")).auditAtEnd, false);
   });
 
   it("reads the access kind of each option", () => {

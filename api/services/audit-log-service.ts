@@ -6,7 +6,7 @@ import type { HandlerContext } from "@connectrpc/connect";
 import { exportAuditLogs, parseAuditQuery, searchAuditLogs } from "../../shared/governance/index.ts";
 import { AuditLogService, ExportAuditLogsRequest_Format } from "../../shared/gen/svc/v1/audit_log_service_pb.js";
 import type { Db } from "../../shared/platform/index.ts";
-import { streamAuditScope } from "../transport/audit-scope.ts";
+import { auditAtEndScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";
 import { exportFormatOf, toAuditLog } from "./audit-log-convert.ts";
@@ -32,7 +32,7 @@ export function auditLogService(deps: AuditLogDeps) {
     listAuditLogs: search,
     searchAuditLogs: search,
     async *exportAuditLogs(req, context) {
-      const audit = streamAuditScope(context);
+      const audit = auditAtEndScope(context);
       const detail = { filter: req.filter, orderBy: req.orderBy, format: ExportAuditLogsRequest_Format[req.format], rowCount: 0 };
       audit.detail = detail;
       const query = parseAuditQuery({ filter: req.filter, orderBy: req.orderBy, caller: callerOf(context).name });

@@ -4,13 +4,14 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { SettingReader } from "../../shared/governance/index.ts";
 import type { SQLService } from "../../shared/gen/svc/v1/sql_service_pb.js";
-import type { SecretBox } from "../../shared/platform/index.ts";
+import type { Db, SecretBox } from "../../shared/platform/index.ts";
 import { executeScript } from "../../shared/sql-editor/index.ts";
-import { auditScope } from "../transport/audit-scope.ts";
+import { auditAtEndScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { toExecutedStatement } from "./sql-execute-convert.ts";
 
 export interface SqlExecuteDeps {
+  db: Db;
   settings: SettingReader;
   /** Opens data-source passwords to reach the instances. */
   secrets: SecretBox;
@@ -20,7 +21,7 @@ export function sqlExecuteHandlers(deps: SqlExecuteDeps): Pick<ServiceImpl<typeo
   return {
     async execute(req, context) {
       const request = { name: req.name, statement: req.statement, schema: req.schema, caller: callerOf(context).name, signal: context.signal };
-      const statements = await executeScript(deps, auditScope(context), request);
+      const statements = await executeScript(deps, auditAtEndScope(context), request);
       return { statements: statements.map(toExecutedStatement) };
     },
   };

@@ -4,16 +4,18 @@
 // database's project, checked here beside the method's bb.sql.explain.
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { SettingReader } from "../../shared/governance/index.ts";
-import { requirePermission, storedIam } from "../../shared/identity/index.ts";
+import { type IamReads, requirePermission } from "../../shared/identity/index.ts";
 import { accessScope } from "../../shared/inventory/index.ts";
-import type { SecretBox } from "../../shared/platform/index.ts";
+import type { Db, SecretBox } from "../../shared/platform/index.ts";
 import type { SQLService } from "../../shared/gen/svc/v1/sql_service_pb.js";
 import { explainStatement, queryDatabase } from "../../shared/sql-editor/index.ts";
-import { auditScope } from "../transport/audit-scope.ts";
+import { auditAtEndScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { toQueryResult } from "./sql-query-convert.ts";
 
 export interface SqlQueryDeps {
+  db: Db;
+  iam: IamReads;
   settings: SettingReader;
   /** Opens data-source passwords to reach the instances. */
   secrets: SecretBox;
@@ -25,16 +27,16 @@ export function sqlQueryHandlers(deps: SqlQueryDeps): Pick<ServiceImpl<typeof SQ
   return {
     async query(req, context) {
       const request = { ...req, caller: callerOf(context).name, signal: context.signal };
-      const results = await queryDatabase(deps, auditScope(context), request);
+      const results = await queryDatabase(deps, auditAtEndScope(context), request);
       return { results: results.map(toQueryResult) };
     },
     async explain(req, context) {
-      const audit = auditScope(context);
+      const audit = auditAtEndScope(context);
       if (req.analyze) {
-        await requirePermission(storedIam(audit.tx), callerOf(context), ANALYZE_PERMISSION, await accessScope(audit.tx, ANALYZE_PERMISSION, req.name));
+        await requirePermission(deps.iam, callerOf(context), ANALYZE_PERMISSION, await accessScope(deps.db, ANALYZE_PERMISSION, req.name));
       }
       audit.detail = { database: req.name, analyze: req.analyze };
-      const plan = await explainStatement(audit.tx, deps, { ...req, signal: context.signal });
+      const plan = await explainStatement(deps, { ...req, signal: context.signal });
       return { plan: plan.text, planJson: plan.json };
     },
   };

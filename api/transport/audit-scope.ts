@@ -1,11 +1,13 @@
 // Hands an audited RPC's handler its CallAudit: the call's transaction and
-// the audit facts only the handler knows. A streamed call (an export) holds
-// no transaction; its handler states its facts in a StreamAudit instead.
+// the audit facts only the handler knows. A call recorded at its end (a
+// server stream, or one declaring audit_at_end) holds no transaction; its
+// handler states its facts, and the writes that go with its record, in an
+// AuditAtEnd instead.
 import { createContextKey, type HandlerContext } from "@connectrpc/connect";
-import type { AuditFacts, CallAudit } from "../../shared/governance/index.ts";
+import type { AuditAtEnd, CallAudit } from "../../shared/governance/index.ts";
 
 export const kAudit = createContextKey<CallAudit | undefined>(undefined, { description: "audit facts of the call" });
-export const kStreamAudit = createContextKey<AuditFacts | undefined>(undefined, { description: "audit facts of the streamed call" });
+export const kAuditAtEnd = createContextKey<AuditAtEnd | undefined>(undefined, { description: "audit facts of the call recorded at its end" });
 
 /** The CallAudit of an audited RPC; asking from any other RPC is a definition error. */
 export function auditScope(context: HandlerContext): CallAudit {
@@ -14,9 +16,9 @@ export function auditScope(context: HandlerContext): CallAudit {
   return scope;
 }
 
-/** The audit facts of an audited server-streaming RPC, recorded when its stream ends. */
-export function streamAuditScope(context: HandlerContext): AuditFacts {
-  const scope = context.values.get(kStreamAudit);
-  if (!scope) throw new Error(`${context.service.typeName}.${context.method.name} is not an audited server-streaming call`);
+/** The audit facts of a call recorded at its end: an audited server stream, or a call declaring audit_at_end. */
+export function auditAtEndScope(context: HandlerContext): AuditAtEnd {
+  const scope = context.values.get(kAuditAtEnd);
+  if (!scope) throw new Error(`${context.service.typeName}.${context.method.name} is not audited at its end (an audited server stream, or audit_at_end)`);
   return scope;
 }

@@ -2,7 +2,7 @@
 // read once per method: getOption decodes option bytes on every call.
 import type { DescMethod } from "@bufbuild/protobuf";
 import { getOption, hasOption } from "@bufbuild/protobuf";
-import { accept_form_body, allow_with_pending_reset, allow_without_credential, audit, auth, AuthMethod, permission } from "../../shared/gen/svc/v1/annotation_pb.js";
+import { accept_form_body, allow_with_pending_reset, allow_without_credential, audit, audit_at_end, auth, AuthMethod, permission } from "../../shared/gen/svc/v1/annotation_pb.js";
 
 export type Access =
   | { kind: "public" }
@@ -14,6 +14,8 @@ export interface MethodOptions {
   access: Access;
   /** Audit action, or undefined when the call is not audited. */
   auditAction: string | undefined;
+  /** The call holds no store transaction; its record is written when it ends (audit_at_end). */
+  auditAtEnd: boolean;
   /** Open to a principal that must first change its password (contract §1.3). */
   allowWithPendingReset: boolean;
   /** REST also accepts a form-encoded body (a browser's form post). */
@@ -32,6 +34,7 @@ export function methodOptions(method: DescMethod): MethodOptions {
     options = {
       access: accessOf(method),
       auditAction: getOption(method, audit) || undefined,
+      auditAtEnd: auditAtEndOf(method),
       allowWithPendingReset: getOption(method, allow_with_pending_reset),
       acceptFormBody: getOption(method, accept_form_body),
     };
@@ -64,4 +67,10 @@ function accessOf(method: DescMethod): Access {
   if (authMethod === AuthMethod.AUTHENTICATED) return { kind: "authenticated" };
   if (authMethod === AuthMethod.CUSTOM) return { kind: "custom" };
   return { kind: "iam", permission: getOption(method, permission) };
+}
+
+function auditAtEndOf(method: DescMethod): boolean {
+  const atEnd = getOption(method, audit_at_end);
+  if (atEnd && !getOption(method, audit)) throw new MethodOptionsError(`${method.parent.typeName}.${method.name} declares audit_at_end without an audit action`);
+  return atEnd;
 }

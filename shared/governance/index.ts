@@ -5,7 +5,7 @@ export { type AuditExportFormat, exportAuditLogs } from "./audit/audit-export.ts
 export { auditRecordJson } from "./audit/audit-json.ts";
 export { parseAuditQuery, searchAuditLogs } from "./audit/audit-search.ts";
 export { type AuditEntry, type AuditRecord, recordAudit } from "./audit/audit.ts";
-export { type AuditFacts, type CallAudit, newCallAudit, newStreamAudit } from "./audit/call-audit.ts";
+export { type AuditAtEnd, type AuditFacts, type CallAudit, newAuditAtEnd, newCallAudit } from "./audit/call-audit.ts";
 export { type AuditPublisher, createAuditMirror } from "./audit/stdout-mirror.ts";
 export { checkSecretKey } from "./secret-key/key-check.ts";
 export { rotateSecretKey } from "./secret-key/rotation.ts";

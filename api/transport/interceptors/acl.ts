@@ -4,7 +4,7 @@
 import { Code, ConnectError, type Interceptor, type StreamRequest, type UnaryRequest } from "@connectrpc/connect";
 import { type AccessDecision, hiddenScope, permissionRequired, type Restriction } from "../../../shared/identity/index.ts";
 import type { Tx } from "../../../shared/platform/index.ts";
-import { kAudit, kStreamAudit } from "../audit-scope.ts";
+import { kAudit, kAuditAtEnd } from "../audit-scope.ts";
 import { methodOptions } from "../method-options.ts";
 import { requestResource } from "../request-resource.ts";
 import { isServerStream, readServerStreamRequest } from "../stream-request.ts";
@@ -39,7 +39,7 @@ export function createAclInterceptor(authorize: Authorize): Interceptor {
     const audit = req.contextValues.get(kAudit);
     const decision = await authorize(principal, access.permission, resourceName, audit?.tx);
     // A request that names no resource (workspace calls) is recorded at the scope checked.
-    const facts = audit ?? req.contextValues.get(kStreamAudit);
+    const facts = audit ?? req.contextValues.get(kAuditAtEnd);
     if (facts && !resourceName) facts.resource ??= decision.resource;
     if (decision.hidden) throw hiddenScope(decision.resource);
     if (!decision.allowed) throw permissionRequired(access.permission, decision.resource);

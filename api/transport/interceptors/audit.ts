@@ -3,9 +3,10 @@
 // leaves a record of the refusal, unless the handler kept its changes (a
 // counted failed sign-in). Records reach the stdout mirror after commit; the
 // mirror never fails the call (shared/audit/stdout-mirror.ts).
-// Server-streaming calls (exports) are recorded when their stream ends
-// (audit-stream.ts); a request that could not be decoded is recorded as a
-// refusal without a request (audit-undecodable.ts).
+// Server-streaming calls (exports) and calls declaring audit_at_end hold no
+// transaction and are recorded when they end (audit-at-end.ts); a request
+// that could not be decoded is recorded as a refusal without a request
+// (audit-undecodable.ts).
 import type { Message } from "@bufbuild/protobuf";
 import { Code, type ConnectError, type Interceptor, type UnaryRequest, type UnaryResponse } from "@connectrpc/connect";
 import { type AuditPublisher, type AuditRecord, type CallAudit, newCallAudit, recordAudit } from "../../../shared/governance/index.ts";
@@ -15,7 +16,7 @@ import { requestFacts } from "../context.ts";
 import { methodOptions } from "../method-options.ts";
 import { isServerStream } from "../stream-request.ts";
 import { auditEntry, connectErrorOf } from "./audit-entry.ts";
-import { auditServerStream } from "./audit-stream.ts";
+import { auditServerStream, auditUnaryAtEnd } from "./audit-at-end.ts";
 import { undecodableRefusal } from "./audit-undecodable.ts";
 
 export interface AuditDeps {
@@ -27,10 +28,11 @@ type Outcome = { response: UnaryResponse } | { error: ConnectError };
 
 export function createAuditInterceptor(deps: AuditDeps): Interceptor {
   return (next) => async (req) => {
-    const action = methodOptions(req.method).auditAction;
+    const { auditAction: action, auditAtEnd } = methodOptions(req.method);
     if (!action) return next(req);
     if (isServerStream(req)) return auditServerStream(deps, action, req, next);
     if (req.stream) return next(req); // client and bidi streams declare no audit action
+    if (auditAtEnd) return auditUnaryAtEnd(deps, action, req, next);
     const scope = newCallAudit(action);
     req.contextValues.set(kAudit, scope);
     const { logger } = requestFacts(req.contextValues);

@@ -34,12 +34,19 @@ export interface CallAudit extends AuditFacts {
 }
 
 /**
- * The facts of a streamed call (an export). No transaction is held while it
- * streams: its record is written on its own when the stream ends, with the
- * detail (e.g. a row count) as it stands then.
+ * The facts of a call recorded at its end: a server stream (an export), or a
+ * call declaring `audit_at_end` (whose work runs on a target database). No
+ * transaction is held while it runs; when it ends — succeeded, refused or
+ * failed — its record is written in a short transaction of its own, with the
+ * detail as it stands then and the writes stated in `withRecord`.
  */
-export function newStreamAudit(action: string): AuditFacts {
-  return { action, detail: {} };
+export interface AuditAtEnd extends AuditFacts {
+  /** Store writes committed with the record, in its transaction (a query history entry); kept whatever the outcome. */
+  withRecord: ((tx: Tx) => Promise<unknown>)[];
+}
+
+export function newAuditAtEnd(action: string): AuditAtEnd {
+  return { action, detail: {}, withRecord: [] };
 }
 
 export function newCallAudit(action: string): CallAudit {

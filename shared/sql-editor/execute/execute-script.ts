@@ -2,10 +2,11 @@
 // Allowed while WORKSPACE_PROFILE.database_change_mode is EDITOR and the
 // emergency pause is off; the script runs on the database's ADMIN data
 // source. Every run that reaches for its target is kept in the query history
-// and in the call's audit detail (rows affected, duration), and both are
-// committed even when the run ends in an error (a timeout, a cancelled call,
-// an unreachable target).
-import type { CallAudit, SettingReader } from "../../governance/index.ts";
+// and in the call's audit detail (rows affected, duration), both written with
+// the call's record when it ends, also when the run ends in an error (a
+// timeout, a cancelled call, an unreachable target).
+import type { CommonQueryMethods } from "slonik";
+import type { AuditAtEnd, SettingReader } from "../../governance/index.ts";
 import { readWorkspaceProfile, refuseDuringEmergencyPause } from "../../governance/index.ts";
 import { databaseConnection, databaseName, parseDatabaseName } from "../../inventory/index.ts";
 import { DomainError, failedPrecondition, invalidArgument, type SecretBox } from "../../platform/index.ts";
@@ -15,6 +16,8 @@ import { type ExecutedStatement, runScriptOnTarget, type ScriptRun } from "./scr
 export type { ExecutedStatement } from "./script-on-target.ts";
 
 export interface ExecuteDeps {
+  /** The store, for the database and its data sources (no transaction is held while the target works). */
+  db: CommonQueryMethods;
   settings: SettingReader;
   /** Opens data-source passwords. */
   secrets: SecretBox;
@@ -35,13 +38,13 @@ export interface ExecuteScriptRequest {
 const PIPELINE_REFUSAL =
   "the SQL Editor cannot write while WORKSPACE_PROFILE.database_change_mode is PIPELINE: changes go through issues; set it to EDITOR to allow Execute";
 
-export async function executeScript(deps: ExecuteDeps, audit: CallAudit, request: ExecuteScriptRequest): Promise<ExecutedStatement[]> {
+export async function executeScript(deps: ExecuteDeps, audit: AuditAtEnd, request: ExecuteScriptRequest): Promise<ExecutedStatement[]> {
   const ref = parseDatabaseName(request.name, "name");
   if (request.statement.trim() === "") throw invalidArgument("statement is required");
   const profile = await readWorkspaceProfile(deps.settings);
   if (profile.databaseChangeMode !== "EDITOR") throw failedPrecondition(PIPELINE_REFUSAL);
   await refuseDuringEmergencyPause(deps.settings);
-  const config = await databaseConnection(audit.tx, deps.secrets, ref);
+  const config = await databaseConnection(deps.db, deps.secrets, ref);
   const remember = (facts: RunFacts) => rememberRun(audit, { ...request, name: databaseName(ref) }, facts);
   const started = performance.now();
   let run: ScriptRun;
@@ -54,12 +57,11 @@ export async function executeScript(deps: ExecuteDeps, audit: CallAudit, request
       signal: request.signal,
     });
   } catch (error) {
-    audit.keepChangesOnError = true; // the history and the record of the run commit with the refusal
-    await remember({ rowsAffected: 0, durationMs: performance.now() - started, error: messageOf(error) });
+    remember({ rowsAffected: 0, durationMs: performance.now() - started, error: messageOf(error) });
     throw error;
   }
   const failed = run.statements.find((s) => s.error !== "");
-  await remember({ rowsAffected: run.rowsAffected, durationMs: performance.now() - started, error: failed?.error ?? "" });
+  remember({ rowsAffected: run.rowsAffected, durationMs: performance.now() - started, error: failed?.error ?? "" });
   return run.statements;
 }
 
@@ -70,17 +72,18 @@ interface RunFacts {
 }
 
 /** The run's audit detail and its query history entry. */
-async function rememberRun(audit: CallAudit, request: ExecuteScriptRequest, facts: RunFacts): Promise<void> {
+function rememberRun(audit: AuditAtEnd, request: ExecuteScriptRequest, facts: RunFacts): void {
   audit.detail = { database: request.name, rowsAffected: facts.rowsAffected, durationMs: Math.round(facts.durationMs) };
-  await recordQueryHistory(audit.tx, {
+  const entry = {
     creator: request.caller,
     database: request.name,
     statement: request.statement,
-    type: "EXECUTE",
+    type: "EXECUTE" as const,
     durationMs: facts.durationMs,
     rowCount: facts.rowsAffected,
     error: facts.error,
-  });
+  };
+  audit.withRecord.push((tx) => recordQueryHistory(tx, entry));
 }
 
 /** What the history shows of an error: a domain error's message; nothing of an internal one. */

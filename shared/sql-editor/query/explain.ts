@@ -4,7 +4,6 @@
 // statement passes the read-only guard first, and must be a query the target
 // can explain (SELECT, WITH … SELECT, TABLE, VALUES): the target's refusal is
 // invalid_argument with its message.
-import type { CommonQueryMethods } from "slonik";
 import { readWorkspaceProfile } from "../../governance/index.ts";
 import { parseDatabaseName, queryConnection } from "../../inventory/index.ts";
 import { invalidArgument } from "../../platform/index.ts";
@@ -38,9 +37,9 @@ const EXPLAIN: Record<Dialect, (analyze: boolean) => { text: string; json: strin
   MYSQL: (analyze) => ({ text: analyze ? "explain analyze " : "explain ", json: "explain format=json " }),
 };
 
-export async function explainStatement(db: CommonQueryMethods, deps: QueryDeps, request: ExplainRequest): Promise<Plan> {
+export async function explainStatement(deps: QueryDeps, request: ExplainRequest): Promise<Plan> {
   const ref = parseDatabaseName(request.name, "name");
-  const { config } = await queryConnection(db, deps.secrets, ref, request.dataSourceId);
+  const { config } = await queryConnection(deps.db, deps.secrets, ref, request.dataSourceId);
   const statements = await readStatements(config.engine, request.statement);
   if (statements.length !== 1) throw invalidArgument(`statement: Explain takes one statement, got ${statements.length}`);
   const profile = await readWorkspaceProfile(deps.settings);

@@ -4,7 +4,8 @@
 // its columns and at most `limit` rows within the call's sql_result_size. A
 // statement the target refuses ends the script: its message is its result and
 // later statements are not run.
-import { type CallAudit, readWorkspaceProfile, type SettingReader } from "../../governance/index.ts";
+import type { CommonQueryMethods } from "slonik";
+import { type AuditAtEnd, readWorkspaceProfile, type SettingReader } from "../../governance/index.ts";
 import { parseDatabaseName, queryConnection } from "../../inventory/index.ts";
 import { DomainError, invalidArgument, type SecretBox } from "../../platform/index.ts";
 import type { Column, Row } from "../cells.ts";
@@ -19,6 +20,8 @@ export const MAX_LIMIT = 100_000;
 const BATCH_ROWS = 4096;
 
 export interface QueryDeps {
+  /** The store, for the database and its data sources (no transaction is held while the target works). */
+  db: CommonQueryMethods;
   settings: SettingReader;
   /** Opens data-source passwords. */
   secrets: SecretBox;
@@ -51,14 +54,15 @@ export interface StatementResult {
 }
 
 /**
- * Runs the query in the call's audit scope: the record's detail carries the
+ * Runs the query, stating its audit facts: the record's detail carries the
  * database, rows returned, whether any were dropped and the duration; a query
- * that reached its target is kept in the query history, a failed one too.
+ * that reached its target is kept in the query history (written with the
+ * record when the call ends), a failed one too.
  */
-export async function queryDatabase(deps: QueryDeps, audit: CallAudit, request: QueryRequest): Promise<StatementResult[]> {
+export async function queryDatabase(deps: QueryDeps, audit: AuditAtEnd, request: QueryRequest): Promise<StatementResult[]> {
   const limit = queryLimit(request.limit);
   const ref = parseDatabaseName(request.name, "name");
-  const { config } = await queryConnection(audit.tx, deps.secrets, ref, request.dataSourceId);
+  const { config } = await queryConnection(deps.db, deps.secrets, ref, request.dataSourceId);
   const statements = await readStatements(config.engine, request.statement);
   const profile = await readWorkspaceProfile(deps.settings);
   const budget = new ResultBudget(profile.sqlResultSizeBytes);
@@ -73,19 +77,19 @@ export async function queryDatabase(deps: QueryDeps, audit: CallAudit, request: 
       }
     });
   } catch (error) {
-    audit.keepChangesOnError = true; // the history entry commits with the record of the failure
-    await remember(audit, request, results, performance.now() - started, error instanceof DomainError ? error.message : "internal error");
+    remember(audit, request, results, performance.now() - started, error instanceof DomainError ? error.message : "internal error");
     throw error;
   }
-  await remember(audit, request, results, performance.now() - started, results.find((r) => r.error)?.error ?? "");
+  remember(audit, request, results, performance.now() - started, results.find((r) => r.error)?.error ?? "");
   return results;
 }
 
-async function remember(audit: CallAudit, request: QueryRequest, results: StatementResult[], durationMs: number, error: string): Promise<void> {
+function remember(audit: AuditAtEnd, request: QueryRequest, results: StatementResult[], durationMs: number, error: string): void {
   const rowCount = results.reduce((sum, r) => sum + r.rows.length, 0);
   const truncated = results.some((r) => r.truncated);
   audit.detail = { database: request.name, rowCount, truncated, durationMs: Math.round(durationMs) };
-  await recordQueryHistory(audit.tx, { creator: request.caller, database: request.name, statement: request.statement, type: "QUERY", durationMs, rowCount, error });
+  const entry = { creator: request.caller, database: request.name, statement: request.statement, type: "QUERY" as const, durationMs, rowCount, error };
+  audit.withRecord.push((tx) => recordQueryHistory(tx, entry));
 }
 
 /** The limit asked for: 0 is the default; beyond MAX_LIMIT or negative is refused. */
