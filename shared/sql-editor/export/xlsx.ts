@@ -60,9 +60,15 @@ function escaped(char: string): string {
 export function xlsxChunks(sheet: AsyncIterable<Buffer>, now = new Date()): AsyncIterable<Buffer> {
   const zip = new ZipFile();
   for (const [name, xml] of Object.entries(FIXED_PARTS)) zip.addBuffer(Buffer.from(xml), name, { mtime: now });
-  zip.addReadStream(Readable.from(sheet, { objectMode: false }), "xl/worksheets/sheet1.xml", { mtime: now });
+  const sheetBytes = Readable.from(sheet, { objectMode: false });
+  const output = zip.outputStream as Readable;
+  // yazl leaves an entry's failing stream unheard (an uncaught error): the
+  // rows' failure fails the file instead, and a file closed early stops the rows.
+  sheetBytes.once("error", (error) => output.destroy(error));
+  output.once("close", () => sheetBytes.destroy());
+  zip.addReadStream(sheetBytes, "xl/worksheets/sheet1.xml", { mtime: now });
   zip.end();
-  return zip.outputStream as Readable;
+  return output;
 }
 
 const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
