@@ -18,6 +18,7 @@ import type { Db, SecretBox } from "../../shared/platform/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";
+import { databaseCatalogHandlers } from "./database-catalog-service.ts";
 import { toDatabase, toDatabaseMetadata } from "./database-convert.ts";
 
 export interface DatabaseDeps {
@@ -64,5 +65,6 @@ export function databaseService(deps: DatabaseDeps) {
     async syncDatabase(req, context) {
       return toDatabase(await syncDatabase(auditScope(context).tx, deps.secrets, parseDatabaseName(req.name, "name")));
     },
+    ...databaseCatalogHandlers(deps.db),
   });
 }
