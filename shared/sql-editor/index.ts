@@ -15,3 +15,4 @@ export type { QueryHistoryEntry, QueryHistoryRow, QueryHistoryType } from "./his
 export { type ExecutedStatement, executeScript } from "./execute/execute-script.ts";
 export { type ExportFile, exportFile, type ExportFormat, type ExportOptions } from "./export/export-file.ts";
 export { exportTableName } from "./export/export-table.ts";
+export { type CatalogColumn, type CatalogSchema, type CatalogTable, getDatabaseCatalog, updateDatabaseCatalog } from "./masking/database-catalog.ts";
