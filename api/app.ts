@@ -26,6 +26,7 @@ import { identityProviderService } from "./services/identity-provider-service.ts
 import { instanceService } from "./services/instance-service.ts";
 import { planCheckRunService } from "./services/plan-check-run-service.ts";
 import { issueService } from "./services/issue-service.ts";
+import { maskingPolicyService } from "./services/masking-policy-service.ts";
 import { planService } from "./services/plan-service.ts";
 import { projectService } from "./services/project-service.ts";
 import { releaseService } from "./services/release-service.ts";
@@ -167,6 +168,7 @@ export function svcServices(deps: AppDeps): ServiceRegistration[] {
     projectService({ db: deps.db, iam: deps.access.iam, settings }),
     instanceService({ db: deps.db, secrets: deps.secrets }),
     databaseService({ db: deps.db, secrets: deps.secrets }),
+    maskingPolicyService({ db: deps.db }),
     planService({ db: deps.db }),
     planCheckRunService({ db: deps.db }),
     issueService({ db: deps.db, iam: deps.access.iam, metrics: deps.metrics }),

@@ -16,3 +16,4 @@ export { type ExecutedStatement, executeScript } from "./execute/execute-script.
 export { type ExportFile, exportFile, type ExportFormat, type ExportOptions } from "./export/export-file.ts";
 export { exportTableName } from "./export/export-table.ts";
 export { type CatalogColumn, type CatalogSchema, type CatalogTable, getDatabaseCatalog, updateDatabaseCatalog } from "./masking/database-catalog.ts";
+export { getMaskingPolicy, type MaskingPolicy, type PolicyContent, updateMaskingPolicy } from "./masking/masking-policies.ts";
