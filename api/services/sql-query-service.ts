@@ -8,10 +8,10 @@ import { type IamReads, requirePermission } from "../../shared/identity/index.ts
 import { accessScope } from "../../shared/inventory/index.ts";
 import type { Db, SecretBox } from "../../shared/platform/index.ts";
 import type { SQLService } from "../../shared/gen/svc/v1/sql_service_pb.js";
-import { explainStatement, queryDatabase } from "../../shared/sql-editor/index.ts";
+import { explainStatement, prepareMasking, queryDatabase } from "../../shared/sql-editor/index.ts";
 import { auditAtEndScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
-import { toQueryResult } from "./sql-query-convert.ts";
+import { toMaskedQueryResult } from "./sql-query-masking.ts";
 
 export interface SqlQueryDeps {
   db: Db;
@@ -27,8 +27,9 @@ export function sqlQueryHandlers(deps: SqlQueryDeps): Pick<ServiceImpl<typeof SQ
   return {
     async query(req, context) {
       const request = { ...req, caller: callerOf(context).name, signal: context.signal };
+      const masker = await prepareMasking(deps.db, request);
       const results = await queryDatabase(deps, auditAtEndScope(context), request);
-      return { results: results.map(toQueryResult) };
+      return { results: results.map((result) => toMaskedQueryResult(result, masker)) };
     },
     async explain(req, context) {
       const audit = auditAtEndScope(context);

@@ -17,3 +17,4 @@ export { type ExportFile, exportFile, type ExportFormat, type ExportOptions } fr
 export { exportTableName } from "./export/export-table.ts";
 export { type CatalogColumn, type CatalogSchema, type CatalogTable, getDatabaseCatalog, updateDatabaseCatalog } from "./masking/database-catalog.ts";
 export { getMaskingPolicy, type MaskingPolicy, type PolicyContent, updateMaskingPolicy } from "./masking/masking-policies.ts";
+export { type MaskingReason, prepareMasking, type ResultMasker } from "./masking/result-masking.ts";

@@ -1,0 +1,92 @@
+// Masking of Query results (contract §19.2). Before a query runs, the
+// database's catalog is read (one read: a database with no marked column
+// costs nothing more); when the caller may not see some column, each
+// statement's lineage is worked out and a statement filtering, joining,
+// grouping or ordering by such a column is refused. After it ran, each result
+// column traced to a sensitive column is masked with its algorithm, and one
+// that cannot be traced is fully masked when the statement reads a sensitive
+// column at all. MySQL statements are not traced yet: every column of such a
+// statement is treated as untraced.
+import type { CommonQueryMethods } from "slonik";
+import { getDatabase, parseDatabaseName } from "../../inventory/index.ts";
+import { invalidArgument, quoted } from "../../platform/index.ts";
+import type { Column, Row } from "../cells.ts";
+import { readStatements } from "../guard/read-only-guard.ts";
+import { findCatalog } from "./catalog.store.ts";
+import type { ColumnSource, Lineage } from "./lineage.ts";
+import { postgresLineage } from "./pg-lineage.ts";
+import { cellText } from "./cell-text.ts";
+import { type ColumnMask, columnKey, sensitiveColumns, type SensitiveColumns } from "./sensitive-columns.ts";
+import { FULL_MASK } from "./masking-algorithms.ts";
+
+export interface MaskingReason {
+  semanticType: string;
+  reason: string;
+}
+
+export interface MaskingRequest {
+  name: string;
+  statement: string;
+  schema: string;
+  /** users/<login_id> */
+  caller: string;
+}
+
+/** Masks a statement's result in place; answers, per column, why it was masked ("" reason: shown as is). */
+export type ResultMasker = (result: { statement: string; columns: Column[]; rows: Row[] }) => MaskingReason[];
+
+const UNTRACED: ColumnMask = { semanticType: "", reason: "cannot be traced to one column, and the statement reads sensitive columns", mask: () => FULL_MASK };
+
+/** The masker of the call, or undefined when nothing is hidden from the caller; refuses predicates on hidden columns. */
+export async function prepareMasking(db: CommonQueryMethods, request: MaskingRequest): Promise<ResultMasker | undefined> {
+  const ref = parseDatabaseName(request.name, "name");
+  const catalog = await findCatalog(db, ref);
+  if (catalog.length === 0) return undefined;
+  const database = await getDatabase(db, ref);
+  const sensitive = await sensitiveColumns(db, database, catalog, request.caller.slice("users/".length));
+  if (sensitive.size === 0) return undefined;
+  const lineages = new Map<string, Lineage | undefined>();
+  for (const statement of await readStatements(database.engine, request.statement)) {
+    const lineage = database.engine === "POSTGRES" ? await postgresLineage(statement, request.schema || "public") : undefined;
+    if (lineage) refuseHiddenPredicates(lineage, sensitive);
+    lineages.set(statement, lineage);
+  }
+  return (result) => maskResult(result, lineages.get(result.statement), sensitive);
+}
+
+function refuseHiddenPredicates(lineage: Lineage, sensitive: SensitiveColumns): void {
+  for (const source of lineage.predicates) {
+    const hidden = maskFor(source, lineage, sensitive);
+    if (hidden) throw invalidArgument(`statement: column ${quoted(source.column ?? "?")} is masked (${hidden.reason}) and cannot be used in WHERE, JOIN ON, GROUP BY, ORDER BY or HAVING`);
+  }
+}
+
+function maskResult(result: { columns: Column[]; rows: Row[] }, lineage: Lineage | undefined, sensitive: SensitiveColumns): MaskingReason[] {
+  const masks = result.columns.map((column, i) => columnMaskOf(column.name, i, result.columns.length, lineage, sensitive));
+  masks.forEach((mask, i) => {
+    if (!mask) return;
+    result.columns[i] = { ...result.columns[i]!, kind: "text" };
+    for (const row of result.rows) if (row[i] !== null) row[i] = mask.mask(cellText(row[i]!));
+  });
+  return masks.map((mask) => ({ semanticType: mask?.semanticType ?? "", reason: mask?.reason ?? "" }));
+}
+
+function columnMaskOf(name: string, index: number, count: number, lineage: Lineage | undefined, sensitive: SensitiveColumns): ColumnMask | undefined {
+  const readsSensitive = lineage === undefined || lineage.tables.some((t) => [...sensitive.keys()].some((key) => key.startsWith(`${t.schema}.${t.table}.`)));
+  if (!readsSensitive) return undefined;
+  if (!lineage?.outputs || (!lineage.star && lineage.outputs.length !== count)) return UNTRACED;
+  const source = lineage.star ? { column: name } : lineage.outputs[index]!;
+  if (source === "constant") return undefined;
+  return source.untraced ? UNTRACED : maskFor(source, lineage, sensitive);
+}
+
+/** The mask of a traced column: its table's, or for an unqualified one the first of the statement's tables that hides it. */
+function maskFor(source: ColumnSource, lineage: Lineage, sensitive: SensitiveColumns): ColumnMask | undefined {
+  if (source.untraced) return undefined;
+  const tables = source.table ? [source.table] : lineage.tables;
+  for (const table of tables) {
+    const mask = sensitive.get(columnKey(table.schema, table.table, source.column));
+    if (mask) return mask;
+  }
+  return undefined;
+}

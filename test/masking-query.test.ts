@@ -1,0 +1,90 @@
+// Query results masked (contract §19.2) on PostgreSQL: each algorithm of
+// SEMANTIC_TYPES, a classification matched by a rule, through aliases and
+// `*`, conservatively for expressions; predicates on masked columns refused;
+// exemptions (and their expiry); a database with no marked column untouched.
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { after, before, describe, it } from "node:test";
+import { patchCatalog, patchPolicy, storeMaskingSchemes } from "./helpers/masking.ts";
+import { signIn } from "./helpers/sessions.ts";
+import { startSqlTargets, type SqlTargets } from "./helpers/sql-targets.ts";
+import { makeUser } from "./helpers/users.ts";
+
+type Json = Record<string, any>;
+const EXEMPTIONS = "projects/mask/policies/MASKING_EXEMPTION";
+
+describe("masked Query results", () => {
+  let t: SqlTargets;
+  let querier: string;
+  const query = async (statement: string, token = querier) => {
+    const reply = await t.call("query", { name: t.pg.name, statement }, token);
+    return reply;
+  };
+  const values = (reply: { body: Json }) => reply.body.results[0].rows.map((r: Json) => r.values.map((v: Json) => v.stringValue ?? v.int64Value ?? null));
+  const exempt = (exemption: Json) => patchPolicy(t, EXEMPTIONS, { maskingExemptionPolicy: { exemptions: [{ members: ["user:login_id=querier"], ...exemption }] } });
+
+  before(async () => {
+    t = await startSqlTargets(
+      ["create table person (id int, name text, email text, phone text, card text, city text, code text)",
+        "insert into person values (1, 'Alice', 'alice@example.com', '5551234', 'ABCDEFGH', 'Paris', 'XY12')"],
+      () => [],
+    );
+    await storeMaskingSchemes(t);
+    await t.rest("POST", "/v1/projects?projectId=mask", { token: t.admin, body: { title: "mask" } });
+    await t.rest("POST", "/v1/databases:transfer", { token: t.admin, body: { databases: [t.pg.name], targetProject: "projects/mask" } });
+    await makeUser(t.app.db, "querier");
+    const bindings = [{ role: "roles/projectQuerier", members: ["user:login_id=querier"] }];
+    assert.equal((await t.rest("POST", "/v1/projects/mask:setIamPolicy", { token: t.admin, body: { policy: { bindings } } })).status, 200);
+    querier = await signIn(t.rest, "querier");
+    const unmasked = await query("select name, email from person");
+    assert.deepEqual(values(unmasked), [["Alice", "alice@example.com"]]);
+    assert.deepEqual(unmasked.body.results[0].masked ?? [], []);
+    const marks = [["name", "full"], ["email", "md5"], ["phone", "range"], ["card", "inner"], ["city", "outer"], ["code", "", "2"]];
+    assert.equal((await patchCatalog(t, t.pg.name, marks.map(([c, type, cls]) => ["public", "person", c!, type!, cls ?? ""]))).status, 200);
+    const rules = [{ id: "secret", condition: { classificationLevels: ["secret"] }, semanticType: "stars" }];
+    assert.equal((await patchPolicy(t, "policies/MASKING_RULE", { maskingRulePolicy: { rules } })).status, 200);
+  });
+  after(() => t?.close());
+
+  it("masks each column with its semantic type's algorithm, and a classified one by the matching rule", async () => {
+    const reply = await query("select id, name, email, phone, card, city, code from person");
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    const md5 = createHash("md5").update("pepperalice@example.com").digest("hex");
+    assert.deepEqual(values(reply), [["1", "******", md5, "**51234", "A******H", "##r##", "###"]]);
+    const masked = reply.body.results[0].masked;
+    assert.deepEqual(masked[0], {});
+    assert.deepEqual(masked[2], { semanticType: "md5", reason: "semantic type md5" });
+    assert.match(masked[6].reason, /classification 2 \(level secret\) matches masking rule secret/);
+  });
+
+  it("follows aliases and `*`; masks expressions conservatively", async () => {
+    const aliased = await query("select p.email as contact, p.id from person p");
+    assert.equal(values(aliased)[0][0], createHash("md5").update("pepperalice@example.com").digest("hex"));
+    assert.equal(values(aliased)[0][1], "1");
+    const star = await query("select * from person");
+    assert.deepEqual(values(star)[0].slice(0, 3), ["1", "******", createHash("md5").update("pepperalice@example.com").digest("hex")]);
+    const expression = await query("select upper(name) || 'x' as shout, 1 as one from person");
+    assert.deepEqual(values(expression), [["******", "1"]]);
+    assert.match(expression.body.results[0].masked[0].reason, /cannot be traced/);
+  });
+
+  it("refuses a masked column in WHERE, JOIN ON or ORDER BY", async () => {
+    for (const statement of ["select id from person where email like 'a%'", "select a.id from person a join person b on a.name = b.name", "select id from person order by phone"]) {
+      const reply = await query(statement);
+      assert.deepEqual([reply.status, reply.body.code], [400, "invalid_argument"], statement);
+      assert.match(reply.body.message, /is masked .* cannot be used in WHERE/);
+    }
+    assert.equal((await query("select id from person where id = 1")).status, 200);
+  });
+
+  it("shows a column to an exempt caller until the exemption expires", async () => {
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    assert.equal((await exempt({ database: t.pg.name, table: "person", columns: ["name"], expireTime: future })).status, 200);
+    assert.deepEqual(values(await query("select name, email from person where name = 'Alice'"))[0].slice(0, 1), ["Alice"]);
+    assert.notEqual(values(await query("select email from person"))[0][0], "alice@example.com");
+    assert.equal((await exempt({ database: t.pg.name, expireTime: new Date(Date.now() - 1000).toISOString() })).status, 200);
+    assert.deepEqual(values(await query("select name from person")), [["******"]]);
+    assert.equal((await exempt({ database: t.pg.name })).status, 200);
+    assert.deepEqual(values(await query("select name, code from person")), [["Alice", "XY12"]]);
+  });
+});
