@@ -15,6 +15,7 @@ export type { QueryHistoryEntry, QueryHistoryRow, QueryHistoryType } from "./his
 export { type ExecutedStatement, executeScript } from "./execute/execute-script.ts";
 export { type ExportFile, exportFile, type ExportFormat, type ExportOptions } from "./export/export-file.ts";
 export { exportTableName } from "./export/export-table.ts";
+export { type ExportChunk, type ExportRequest, exportStatement } from "./query/export.ts";
 export { type CatalogColumn, type CatalogSchema, type CatalogTable, getDatabaseCatalog, updateDatabaseCatalog } from "./masking/database-catalog.ts";
 export { getMaskingPolicy, type MaskingPolicy, type PolicyContent, updateMaskingPolicy } from "./masking/masking-policies.ts";
 export { type MaskingReason, prepareMasking, type ResultMasker } from "./masking/result-masking.ts";

@@ -1,9 +1,12 @@
 // A REST download's body closes the call's stream however it ends, so that
 // the call finishes (and a streamed call's audit record is written) even when
-// the body is destroyed before anything read it.
+// the body is destroyed before anything read it; a call failing after its
+// first message fails the body only once the response has sent every byte
+// before it (aborting at once would drop them).
 import assert from "node:assert/strict";
 import { once } from "node:events";
 import { describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { StreamResponse } from "@connectrpc/connect";
 import { startDownload } from "./download.ts";
 
@@ -50,5 +53,23 @@ describe("REST download body", () => {
     for await (const chunk of (await startDownload(whole.res)).body) text.push(chunk as Buffer);
     assert.equal(Buffer.concat(text).toString(), "ab");
     assert.deepEqual(whole.state, { closed: true, sent: 2 });
+  });
+
+  it("fails only once the response has sent every byte before the failure", async () => {
+    async function* messages() {
+      yield { content: Buffer.from("a whole file"), contentType: "text/plain", filename: "" };
+      throw new Error("resource exhausted after a whole file");
+    }
+    const res = { header: new Headers(), trailer: new Headers(), stream: true, message: messages() } as unknown as StreamResponse;
+    const sink = { writableLength: 12, destroyed: false }; // the response still holds the file's bytes
+    const events: string[] = [];
+    const reading = (async () => {
+      for await (const chunk of (await startDownload(res, sink)).body) events.push(String(chunk));
+    })().catch((error: Error) => events.push(error.message));
+    await sleep(50);
+    events.push("sent");
+    sink.writableLength = 0;
+    await reading;
+    assert.deepEqual(events, ["a whole file", "sent", "resource exhausted after a whole file"]);
   });
 });

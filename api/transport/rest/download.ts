@@ -5,8 +5,11 @@
 // the concatenated content, streamed with backpressure; the first message sets
 // Content-Type and Content-Disposition. An error before the first message is
 // the usual JSON error reply; an error after it aborts the connection, so the
-// client never takes a cut-off file for a whole one.
+// client never takes a cut-off file for a whole one — once every byte sent
+// before the error has left the server, so that the client receives all that
+// was sent (an export ends its file before it fails: a whole file).
 import { Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import { ScalarType, type DescMethodServerStreaming, type Message } from "@bufbuild/protobuf";
 import type { StreamResponse } from "@connectrpc/connect";
 import type { FastifyReply } from "fastify";
@@ -44,12 +47,23 @@ export interface Download {
   body: Readable;
 }
 
+/** Where the body is written (the raw response): a failure waits until it has sent what it holds. */
+export interface DownloadSink {
+  readonly writableLength: number;
+  readonly destroyed: boolean;
+}
+
+/** How long a failing download waits for its last bytes to leave before the connection is cut anyway. */
+const SEND_WAIT_MS = 30_000;
+const SEND_POLL_MS = 5;
+
 /** Waits for the first message, so that an early failure can still be a JSON error. */
-export async function startDownload(res: StreamResponse): Promise<Download> {
+export async function startDownload(res: StreamResponse, sink?: DownloadSink): Promise<Download> {
   const messages = res.message[Symbol.asyncIterator]() as AsyncIterator<Message & DownloadMessage>;
   const first = await messages.next();
   const head = first.done ? undefined : first.value;
-  const body = Readable.from(contents(head, messages), { objectMode: false });
+  const unsent = () => !sink?.destroyed && body.readableLength + (sink?.writableLength ?? 0) > 0;
+  const body: Readable = Readable.from(contents(head, messages, unsent), { objectMode: false });
   // A body destroyed before its first read never starts `contents`, whose loop
   // would close the upstream: close it here, so the call still ends (and its
   // audit record is written). After a normal end this is a no-op; the audit
@@ -71,12 +85,21 @@ export function sendDownload(reply: FastifyReply, download: Download): FastifyRe
   return reply.send(download.body);
 }
 
-/** The file's bytes; closing it early (the client left) closes the response stream too. */
-async function* contents(head: DownloadMessage | undefined, rest: AsyncIterator<DownloadMessage>): AsyncGenerator<Buffer> {
+/**
+ * The file's bytes; closing it early (the client left) closes the response
+ * stream too. A failure is held until the bytes before it have left (`unsent`
+ * false): the body's buffer and the response's would be dropped by the abort.
+ */
+async function* contents(head: DownloadMessage | undefined, rest: AsyncIterator<DownloadMessage>, unsent: () => boolean): AsyncGenerator<Buffer> {
   if (head === undefined) return;
-  if (head.content.byteLength > 0) yield bufferOf(head.content);
-  for await (const message of { [Symbol.asyncIterator]: () => rest }) {
-    if (message.content.byteLength > 0) yield bufferOf(message.content);
+  try {
+    if (head.content.byteLength > 0) yield bufferOf(head.content);
+    for await (const message of { [Symbol.asyncIterator]: () => rest }) {
+      if (message.content.byteLength > 0) yield bufferOf(message.content);
+    }
+  } catch (error) {
+    for (const giveUp = performance.now() + SEND_WAIT_MS; unsent() && performance.now() < giveUp; ) await sleep(SEND_POLL_MS);
+    throw error;
   }
 }
 

@@ -79,7 +79,7 @@ async function stream(
   try {
     const res = await invoke.serverStream({ ...callFacts(binding, req, signal), method: binding.method });
     if (binding.kind === "download") {
-      const file = await startDownload(res);
+      const file = await startDownload(res, reply.raw);
       file.body.once("close", release);
       return sendDownload(reply, file);
     }

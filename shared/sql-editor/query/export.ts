@@ -1,0 +1,153 @@
+// Export (contract §14.1, §14.4, §18.10): one read statement's rows as a
+// file, through the guard and the read-only session Query uses. Rows stream
+// from the target (a PostgreSQL cursor, a MySQL streaming query) with
+// backpressure into the format's encoder, so memory stays flat whatever the
+// row count; at most `limit` rows (0: all). sql_result_size bounds the file
+// at a whole row: the file is ended, whole, and the call then fails with
+// resource_exhausted naming the bound. Nothing is sent before the statement
+// has answered its first rows, so its refusal is a proper error. Values the
+// caller may not see are masked as in Query (contract §19.2). The audit
+// detail and the query history entry (EXPORT) are written with the call's
+// record when it ends, whatever the outcome (export-track.ts).
+import { type AuditAtEnd, readWorkspaceProfile } from "../../governance/index.ts";
+import { type ConnectionConfig, parseDatabaseName, queryConnection } from "../../inventory/index.ts";
+import { invalidArgument, resourceExhausted } from "../../platform/index.ts";
+import type { Column, Row } from "../cells.ts";
+import { exportFile, type ExportFormat, type ExportOptions } from "../export/export-file.ts";
+import { exportTableName } from "../export/export-table.ts";
+import { readStatements } from "../guard/read-only-guard.ts";
+import type { ResultMasker } from "../masking/result-masking.ts";
+import { openReadSession, type ReadSession, type ReadSessionOptions } from "../session/read-session.ts";
+import { RowChannel } from "../session/row-channel.ts";
+import { ExportTrack } from "./export-track.ts";
+import type { QueryDeps } from "./query.ts";
+
+/** Rows read from the target at a time, at most. */
+const BATCH_ROWS = 4096;
+
+export interface ExportRequest {
+  /** instances/<instance>/databases/<database> */
+  name: string;
+  statement: string;
+  format: ExportFormat;
+  /** Rows at most; 0 = all. */
+  limit: bigint;
+  dataSourceId: string;
+  schema: string;
+  /** The call's: aborting it cancels the statement on the target. */
+  signal: AbortSignal;
+  /** users/<login_id>, for the query history. */
+  caller: string;
+  /** Masks what the caller may not see (prepareMasking); undefined when nothing is hidden. */
+  masker: ResultMasker | undefined;
+}
+
+/** A piece of the file, with the file's media type and name. */
+export interface ExportChunk {
+  bytes: Uint8Array;
+  contentType: string;
+  filename: string;
+}
+
+/** Where and what the export reads, checked before the target is reached. */
+interface ExportPlan {
+  config: ConnectionConfig;
+  database: string;
+  statement: string;
+  limit: number | undefined;
+  masker: ResultMasker | undefined;
+  file: ExportOptions;
+  session: ReadSessionOptions;
+}
+
+export async function* exportStatement(deps: QueryDeps, audit: AuditAtEnd, request: ExportRequest): AsyncGenerator<ExportChunk> {
+  const plan = await planExport(deps, request);
+  const track = new ExportTrack(audit, request);
+  try {
+    const session = await openReadSession(plan.config.engine, plan.config, plan.database, plan.session);
+    try {
+      yield* sessionChunks(session, plan, request.format, track);
+    } finally {
+      await session.close();
+    }
+    track.succeeded();
+  } catch (error) {
+    track.failed(error);
+    throw error;
+  } finally {
+    track.end();
+  }
+}
+
+async function planExport(deps: QueryDeps, request: ExportRequest): Promise<ExportPlan> {
+  const limit = exportLimit(request.limit);
+  const ref = parseDatabaseName(request.name, "name");
+  const { config } = await queryConnection(deps.db, deps.secrets, ref, request.dataSourceId);
+  const statements = await readStatements(config.engine, request.statement);
+  if (statements.length !== 1) throw invalidArgument(`statement: Export takes one statement, got ${statements.length}`);
+  const statement = statements[0]!;
+  const { sqlResultSizeBytes, queryTimeoutMs } = await readWorkspaceProfile(deps.settings);
+  const table = request.format === "SQL" ? await exportTableName(config.engine, statement) : [];
+  return {
+    config,
+    database: ref.name,
+    statement,
+    limit,
+    masker: request.masker,
+    file: { maxBytes: sqlResultSizeBytes, boundName: `sql_result_size (${sqlResultSizeBytes} bytes)`, engine: config.engine, table },
+    session: { schema: request.schema, timeoutMs: queryTimeoutMs, signal: request.signal, selectLimit: limit === undefined ? undefined : limit + 1 },
+  };
+}
+
+/** The limit asked for: 0 is every row; a negative one is refused. */
+function exportLimit(limit: bigint): number | undefined {
+  if (limit < 0n) throw invalidArgument(`limit must be 0 (every row) or more, got ${limit}`);
+  return limit === 0n || limit > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(limit);
+}
+
+/** The file's chunks as the statement's rows arrive; the read is stopped when they are no longer wanted. */
+async function* sessionChunks(session: ReadSession, plan: ExportPlan, format: ExportFormat, track: ExportTrack): AsyncGenerator<ExportChunk> {
+  const channel = new RowChannel(plan.limit);
+  const reading = session.read(plan.statement, channel, Math.min(BATCH_ROWS, (plan.limit ?? BATCH_ROWS) + 1)).then(
+    ({ error }) => channel.end(error ? invalidArgument(`statement: the target refused it: ${error}`) : undefined),
+    (failure: unknown) => channel.end(failure),
+  );
+  try {
+    const { columns, batches } = masked(plan, await channel.described, channel.batches());
+    const file = exportFile(format, columns, batches, plan.file);
+    const filename = `${plan.database}-${fileTime(new Date())}.${file.extension}`;
+    for await (const bytes of file.chunks) {
+      track.sent(file.progress.rows, bytes.byteLength);
+      yield { bytes, contentType: file.contentType, filename };
+    }
+    if (file.progress.stoppedBy) throw boundReached(file.progress.stoppedBy, file.progress.rows);
+  } finally {
+    channel.stop();
+    await reading;
+  }
+}
+
+/** The columns as the file shows them (a masked one is text) and the batches with hidden values masked. */
+function masked(plan: ExportPlan, described: Column[], batches: AsyncIterable<Row[]>): { columns: Column[]; batches: AsyncIterable<Row[]> } {
+  const { masker, statement } = plan;
+  if (!masker) return { columns: described, batches };
+  const columns = [...described];
+  masker({ statement, columns, rows: [] });
+  return { columns, batches: maskedBatches(batches, (rows) => masker({ statement, columns: [...described], rows })) };
+}
+
+async function* maskedBatches(batches: AsyncIterable<Row[]>, mask: (rows: Row[]) => unknown): AsyncGenerator<Row[]> {
+  for await (const rows of batches) {
+    mask(rows);
+    yield rows;
+  }
+}
+
+function boundReached(bound: string, rows: number): Error {
+  return resourceExhausted(`the export reached ${bound}: the file ends after its first ${rows} rows, whole; narrow the statement or set a limit`);
+}
+
+/** 2026-11-27T12:14:19.123Z as 20261127T121419Z, for a file name. */
+function fileTime(at: Date): string {
+  return at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+}
