@@ -1,30 +1,14 @@
-// MySQL statements through node-sql-parser, one at a time (the split handles
-// DELIMITER and gives each statement's position): a statement the MySQL
-// grammar refuses is tried with the MariaDB one before it counts as unparsed,
-// and one unparsed statement leaves the others reviewed. Synchronous, so that
-// worker threads can run it too (mysql-parser-pool.ts).
-import { createRequire } from "node:module";
-import type { Parser as SqlParser } from "node-sql-parser";
+// MySQL statements through node-sql-parser (inventory's parseMysql: the MySQL
+// grammar, then the MariaDB one), one at a time (the split handles DELIMITER
+// and gives each statement's position): one unparsed statement leaves the
+// others reviewed. Synchronous, so that worker threads can run it too
+// (mysql-parser-pool.ts).
 import type { SqlStatement } from "../../inventory/index.ts";
+import { parseMysql } from "../../inventory/parsers.ts";
 import { mysqlFacts } from "./mysql-facts.ts";
 import type { Tree } from "./mysql-nodes.ts";
 import type { ParsedStatement } from "./parsed-statement.ts";
 import { positionIn } from "./positions.ts";
-
-type ParserModule = { Parser: new () => SqlParser };
-
-let grammars: { database: string; parser: SqlParser }[] | undefined;
-
-/** The MySQL grammar, then the MariaDB one; loaded on first use (a few hundred kB of parser each). */
-function loadGrammars(): { database: string; parser: SqlParser }[] {
-  if (grammars) return grammars;
-  const require = createRequire(import.meta.url);
-  grammars = [
-    { database: "mysql", parser: new (require("node-sql-parser/build/mysql.js") as ParserModule).Parser() },
-    { database: "mariadb", parser: new (require("node-sql-parser/build/mariadb.js") as ParserModule).Parser() },
-  ];
-  return grammars;
-}
 
 /** Parses statements numbered from firstIndex on. */
 export function parseMysqlPieces(pieces: readonly SqlStatement[], firstIndex: number): ParsedStatement[] {
@@ -32,18 +16,10 @@ export function parseMysqlPieces(pieces: readonly SqlStatement[], firstIndex: nu
 }
 
 function parsePiece(piece: SqlStatement, index: number): ParsedStatement {
-  let firstError: unknown;
-  for (const { database, parser } of loadGrammars()) {
-    try {
-      const ast = parser.astify(piece.text, { database });
-      const tree = (Array.isArray(ast) ? ast[0] : ast) as unknown as Tree;
-      return { index, line: piece.line, column: piece.column, facts: mysqlFacts(tree) };
-    } catch (error) {
-      firstError ??= error;
-    }
-  }
-  const message = shortened(firstError instanceof Error ? firstError.message : String(firstError));
-  return { index, line: piece.line, column: piece.column, unparsed: { message, ...positionIn(piece.text, piece, errorOffset(firstError)) } };
+  const parsed = parseMysql(piece.text);
+  if ("trees" in parsed) return { index, line: piece.line, column: piece.column, facts: mysqlFacts(parsed.trees[0] as Tree) };
+  const message = shortened(parsed.error instanceof Error ? parsed.error.message : String(parsed.error));
+  return { index, line: piece.line, column: piece.column, unparsed: { message, ...positionIn(piece.text, piece, errorOffset(parsed.error)) } };
 }
 
 /** Where the grammar stopped, from a parse error's location (offset in the statement). */

@@ -8,9 +8,8 @@
 // but for the SHOW statements the grammars lack (SHOW VARIABLES, SHOW
 // ENGINE …): a SHOW only reads, and one without parentheses can call no
 // function and hold no subquery in its WHERE.
-import { createRequire } from "node:module";
-import type { Parser } from "node-sql-parser";
 import { mysqlTokens } from "../../inventory/index.ts";
+import { parseMysql } from "../../inventory/parsers.ts";
 import { deniedMysqlFunction } from "./denied-functions.ts";
 import { firstInTree } from "./tree-walk.ts";
 
@@ -19,20 +18,6 @@ type Tree = Record<string, unknown>;
 const READ_TYPES = new Set(["select", "show", "desc", "explain"]);
 const WRITE_TYPES = new Set(["insert", "replace", "update", "delete"]);
 const EXECUTABLE_COMMENT = /\/\*[!M]/;
-
-let grammars: { database: string; parser: Parser }[] | undefined;
-
-/** The MySQL grammar, then the MariaDB one; loaded on first use. */
-function loadGrammars(): { database: string; parser: Parser }[] {
-  if (grammars) return grammars;
-  const require = createRequire(import.meta.url);
-  const load = (file: string) => new (require(`node-sql-parser/build/${file}.js`) as { Parser: new () => Parser }).Parser();
-  grammars = [
-    { database: "mysql", parser: load("mysql") },
-    { database: "mariadb", parser: load("mariadb") },
-  ];
-  return grammars;
-}
 
 /** Why the statement is not a read, or undefined when it is one. */
 export function mysqlRefusal(text: string): string | undefined {
@@ -48,17 +33,9 @@ export function mysqlRefusal(text: string): string | undefined {
 
 /** The statement's tree, or why it has none. */
 export function mysqlTree(text: string): Tree | string {
-  let firstError: unknown;
-  for (const { database, parser } of loadGrammars()) {
-    try {
-      const ast = parser.astify(text, { database }) as unknown as Tree | Tree[];
-      if (!Array.isArray(ast)) return ast;
-      return ast.length === 1 ? ast[0]! : `holds ${ast.length} statements`;
-    } catch (error) {
-      firstError ??= error;
-    }
-  }
-  const message = firstError instanceof Error ? firstError.message : String(firstError);
+  const parsed = parseMysql(text);
+  if ("trees" in parsed) return parsed.trees.length === 1 ? parsed.trees[0]! : `holds ${parsed.trees.length} statements`;
+  const message = parsed.error instanceof Error ? parsed.error.message : String(parsed.error);
   return `cannot be parsed (${message.length > 160 ? `${message.slice(0, 160)}…` : message})`;
 }
 
