@@ -5,10 +5,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { patchCatalog, patchPolicy, storeMaskingSchemes } from "./helpers/masking.ts";
-import { signIn } from "./helpers/sessions.ts";
+import { markPerson, patchPolicy, PERSON, querierOfProject, storeMaskingSchemes } from "./helpers/masking.ts";
 import { startSqlTargets, type SqlTargets } from "./helpers/sql-targets.ts";
-import { makeUser } from "./helpers/users.ts";
 
 type Json = Record<string, any>;
 const EXEMPTIONS = "projects/mask/policies/MASKING_EXEMPTION";
@@ -24,25 +22,13 @@ describe("masked Query results", () => {
   const exempt = (exemption: Json) => patchPolicy(t, EXEMPTIONS, { maskingExemptionPolicy: { exemptions: [{ members: ["user:login_id=querier"], ...exemption }] } });
 
   before(async () => {
-    t = await startSqlTargets(
-      ["create table person (id int, name text, email text, phone text, card text, city text, code text)",
-        "insert into person values (1, 'Alice', 'alice@example.com', '5551234', 'ABCDEFGH', 'Paris', 'XY12')"],
-      () => [],
-    );
+    t = await startSqlTargets(PERSON, () => []);
     await storeMaskingSchemes(t);
-    await t.rest("POST", "/v1/projects?projectId=mask", { token: t.admin, body: { title: "mask" } });
-    await t.rest("POST", "/v1/databases:transfer", { token: t.admin, body: { databases: [t.pg.name], targetProject: "projects/mask" } });
-    await makeUser(t.app.db, "querier");
-    const bindings = [{ role: "roles/projectQuerier", members: ["user:login_id=querier"] }];
-    assert.equal((await t.rest("POST", "/v1/projects/mask:setIamPolicy", { token: t.admin, body: { policy: { bindings } } })).status, 200);
-    querier = await signIn(t.rest, "querier");
+    querier = await querierOfProject(t, "mask", [t.pg.name]);
     const unmasked = await query("select name, email from person");
     assert.deepEqual(values(unmasked), [["Alice", "alice@example.com"]]);
     assert.deepEqual(unmasked.body.results[0].masked ?? [], []);
-    const marks = [["name", "full"], ["email", "md5"], ["phone", "range"], ["card", "inner"], ["city", "outer"], ["code", "", "2"]];
-    assert.equal((await patchCatalog(t, t.pg.name, marks.map(([c, type, cls]) => ["public", "person", c!, type!, cls ?? ""]))).status, 200);
-    const rules = [{ id: "secret", condition: { classificationLevels: ["secret"] }, semanticType: "stars" }];
-    assert.equal((await patchPolicy(t, "policies/MASKING_RULE", { maskingRulePolicy: { rules } })).status, 200);
+    await markPerson(t, t.pg.name, "public");
   });
   after(() => t?.close());
 

@@ -1,7 +1,9 @@
 // Fixtures for the masking tests: the workspace's semantic types and
 // classification, and the catalog, rule and exemption writes as the admin.
 import assert from "node:assert/strict";
+import { signIn } from "./sessions.ts";
 import type { SqlTargets } from "./sql-targets.ts";
+import { makeUser } from "./users.ts";
 
 type Json = Record<string, any>;
 
@@ -45,4 +47,27 @@ export function patchCatalog(t: SqlTargets, database: string, columns: string[][
 /** PATCH of a policy: policies/MASKING_RULE or projects/<p>/policies/MASKING_EXEMPTION. */
 export function patchPolicy(t: SqlTargets, name: string, policy: Json, token = t.admin) {
   return t.rest<Json>("PATCH", `/v1/${name}`, { token, body: { name, ...policy } });
+}
+
+/** A project holding the databases, and a user "querier" with roles/projectQuerier in it; answers the querier's token. */
+export async function querierOfProject(t: SqlTargets, project: string, databases: string[]): Promise<string> {
+  await t.rest("POST", `/v1/projects?projectId=${project}`, { token: t.admin, body: { title: project } });
+  assert.equal((await t.rest("POST", "/v1/databases:transfer", { token: t.admin, body: { databases, targetProject: `projects/${project}` } })).status, 200);
+  await makeUser(t.app.db, "querier");
+  const bindings = [{ role: "roles/projectQuerier", members: ["user:login_id=querier"] }];
+  assert.equal((await t.rest("POST", `/v1/projects/${project}:setIamPolicy`, { token: t.admin, body: { policy: { bindings } } })).status, 200);
+  return signIn(t.rest, "querier");
+}
+
+/** The person table of the masking tests: its rows, and its columns each marked for one algorithm (code by a classification a rule matches). */
+export const PERSON = [
+  "create table person (id int, name text, email text, phone text, card text, city text, code text)",
+  "insert into person values (1, 'Alice', 'alice@example.com', '5551234', 'ABCDEFGH', 'Paris', 'XY12')",
+];
+
+export async function markPerson(t: SqlTargets, database: string, schema: string): Promise<void> {
+  const marks = [["name", "full"], ["email", "md5"], ["phone", "range"], ["card", "inner"], ["city", "outer"], ["code", "", "2"]];
+  assert.equal((await patchCatalog(t, database, marks.map(([c, type, cls]) => [schema, "person", c!, type!, cls ?? ""]))).status, 200);
+  const rules = [{ id: "secret", condition: { classificationLevels: ["secret"] }, semanticType: "stars" }];
+  assert.equal((await patchPolicy(t, "policies/MASKING_RULE", { maskingRulePolicy: { rules } })).status, 200);
 }

@@ -16,6 +16,8 @@ export interface Lineage {
   outputs: (ColumnSource | "constant")[] | undefined;
   /** The select list holds a `*`: outputs no longer line up with the result's columns. */
   star: boolean;
+  /** Names are lower-cased and compared so (MySQL's column names know no case). */
+  caseless?: boolean;
   /** The columns the statement filters, joins, groups or orders by. */
   predicates: ColumnSource[];
 }

@@ -5,8 +5,9 @@
 // grouping or ordering by such a column is refused. After it ran, each result
 // column traced to a sensitive column is masked with its algorithm, and one
 // that cannot be traced is fully masked when the statement reads a sensitive
-// column at all. MySQL statements are not traced yet: every column of such a
-// statement is treated as untraced.
+// column at all; a predicate on a column that cannot be traced refuses a
+// statement that reads a sensitive column (it might be one). MySQL compares
+// column names without case, so its names are compared lower-cased.
 import type { CommonQueryMethods } from "slonik";
 import { getDatabase, parseDatabaseName } from "../../inventory/index.ts";
 import { invalidArgument, quoted } from "../../platform/index.ts";
@@ -14,6 +15,7 @@ import type { Column, Row } from "../cells.ts";
 import { readStatements } from "../guard/read-only-guard.ts";
 import { findCatalog } from "./catalog.store.ts";
 import type { ColumnSource, Lineage } from "./lineage.ts";
+import { mysqlLineage } from "./my-lineage.ts";
 import { postgresLineage } from "./pg-lineage.ts";
 import { cellText } from "./cell-text.ts";
 import { type ColumnMask, columnKey, sensitiveColumns, type SensitiveColumns } from "./sensitive-columns.ts";
@@ -43,11 +45,13 @@ export async function prepareMasking(db: CommonQueryMethods, request: MaskingReq
   const catalog = await findCatalog(db, ref);
   if (catalog.length === 0) return undefined;
   const database = await getDatabase(db, ref);
-  const sensitive = await sensitiveColumns(db, database, catalog, request.caller.slice("users/".length));
-  if (sensitive.size === 0) return undefined;
+  const found = await sensitiveColumns(db, database, catalog, request.caller.slice("users/".length));
+  if (found.size === 0) return undefined;
+  const postgres = database.engine === "POSTGRES";
+  const sensitive = postgres ? found : new Map([...found].map(([key, mask]) => [key.toLowerCase(), mask]));
   const lineages = new Map<string, Lineage | undefined>();
   for (const statement of await readStatements(database.engine, request.statement)) {
-    const lineage = database.engine === "POSTGRES" ? await postgresLineage(statement, request.schema || "public") : undefined;
+    const lineage = postgres ? await postgresLineage(statement, request.schema || "public") : mysqlLineage(statement);
     if (lineage) refuseHiddenPredicates(lineage, sensitive);
     lineages.set(statement, lineage);
   }
@@ -55,9 +59,13 @@ export async function prepareMasking(db: CommonQueryMethods, request: MaskingReq
 }
 
 function refuseHiddenPredicates(lineage: Lineage, sensitive: SensitiveColumns): void {
+  const clauses = "WHERE, JOIN ON, GROUP BY, ORDER BY or HAVING";
   for (const source of lineage.predicates) {
+    if (source.untraced && readsSensitive(lineage, sensitive)) {
+      throw invalidArgument(`statement: a column in ${clauses} cannot be traced to its table, and the statement reads masked columns: it might be one of them`);
+    }
     const hidden = maskFor(source, lineage, sensitive);
-    if (hidden) throw invalidArgument(`statement: column ${quoted(source.column ?? "?")} is masked (${hidden.reason}) and cannot be used in WHERE, JOIN ON, GROUP BY, ORDER BY or HAVING`);
+    if (hidden) throw invalidArgument(`statement: column ${quoted(source.column ?? "?")} is masked (${hidden.reason}) and cannot be used in ${clauses}`);
   }
 }
 
@@ -72,12 +80,15 @@ function maskResult(result: { columns: Column[]; rows: Row[] }, lineage: Lineage
 }
 
 function columnMaskOf(name: string, index: number, count: number, lineage: Lineage | undefined, sensitive: SensitiveColumns): ColumnMask | undefined {
-  const readsSensitive = lineage === undefined || lineage.tables.some((t) => [...sensitive.keys()].some((key) => key.startsWith(`${t.schema}.${t.table}.`)));
-  if (!readsSensitive) return undefined;
+  if (lineage && !readsSensitive(lineage, sensitive)) return undefined;
   if (!lineage?.outputs || (!lineage.star && lineage.outputs.length !== count)) return UNTRACED;
-  const source = lineage.star ? { column: name } : lineage.outputs[index]!;
+  const source = lineage.star ? { column: lineage.caseless ? name.toLowerCase() : name } : lineage.outputs[index]!;
   if (source === "constant") return undefined;
   return source.untraced ? UNTRACED : maskFor(source, lineage, sensitive);
+}
+
+function readsSensitive(lineage: Lineage, sensitive: SensitiveColumns): boolean {
+  return lineage.tables.some((t) => [...sensitive.keys()].some((key) => key.startsWith(`${t.schema}.${t.table}.`)));
 }
 
 /** The mask of a traced column: its table's, or for an unqualified one the first of the statement's tables that hides it. */

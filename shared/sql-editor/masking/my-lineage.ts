@@ -1,0 +1,140 @@
+// Where a MySQL/MariaDB read's result columns come from, from node-sql-parser's
+// tree (the guard's): every table it reads, each output column's source when
+// the statement is one SELECT over plain tables (a column reference, qualified
+// or not, aliased or not; `*` by result column name), and the columns every
+// SELECT in it (subqueries, derived tables, CTEs, set operations included)
+// filters, joins, groups, orders or HAVINGs by. A column the tracer cannot
+// place — qualified by a derived table, unqualified beside one, ordered in a
+// set operation — is untraced. Identifiers are lower-cased: MySQL compares
+// column names without case.
+import { mysqlTree } from "../guard/my-guard.ts";
+import type { ColumnSource, Lineage, TableRef } from "./lineage.ts";
+import { type OrderingItem, orderingSources, type Output } from "./ordering.ts";
+
+type Node = Record<string, any>;
+
+interface Scope {
+  /** Tables by the name the statement calls them here (outer selects' included). */
+  aliases: Map<string, TableRef>;
+  /** The SELECT's own plain tables. */
+  own: TableRef[];
+  /** Its FROM holds a derived table or a CTE: an unqualified column may come from either. */
+  opaque: boolean;
+}
+
+const UNTRACED: ColumnSource = { untraced: true };
+
+/** The lineage of a read; undefined when the statement has no tree (a SHOW the grammars lack). */
+export function mysqlLineage(statement: string): Lineage | undefined {
+  const parsed = mysqlTree(statement);
+  if (typeof parsed === "string") return undefined;
+  const top = (parsed.type === "explain" ? parsed.expr : parsed) as Node | undefined;
+  const lineage: Lineage = { tables: [], outputs: undefined, star: false, predicates: [], caseless: true };
+  if (top?.type !== "select") return lineage;
+  const ctes = new Set(((top.with ?? []) as Node[]).map((cte) => lower(cte.name?.value ?? cte.name)));
+  const scope = visitSelect(top, new Map(), ctes, lineage);
+  if (!top._next && !scope.opaque) {
+    lineage.outputs = outputsOf(top, scope).map((output) => output.source);
+    lineage.star = (top.columns as Node[]).some((c) => c.expr?.type === "column_ref" && c.expr.column === "*");
+  }
+  return lineage;
+}
+
+/** Adds a SELECT's tables and predicates (and those of the SELECTs it holds) to the lineage; answers its scope. */
+function visitSelect(select: Node, outer: Map<string, TableRef>, ctes: Set<string>, lineage: Lineage, inSetOp = false): Scope {
+  const scope = scopeOf(select, outer, ctes);
+  lineage.tables.push(...scope.own);
+  const refs = [select.where, select.having, ...(select.from ?? []).map((item: Node) => item.on)].flatMap(columnRefs);
+  const usings = (select.from ?? []).flatMap((item: Node) => (item.using ?? []).map((u: Node) => ({ column: u.value ?? u })));
+  lineage.predicates.push(...[...refs, ...usings].map((ref) => sourceOf(ref, scope)));
+  const groupings: Node[] = select.groupby?.columns ?? select.groupby ?? [];
+  const orders: Node[] = [...(select.orderby ?? []), ...(select._orderby ?? [])].map((o: Node) => o.expr);
+  const outputs = outputsOf(select, scope);
+  // A set operation's ORDER BY names the combined result's columns, which are not followed.
+  const setOp = inSetOp || Boolean(select._next);
+  const ordered = orderingSources(setOp ? groupings : [...groupings, ...orders], outputs, (node) => orderingItem(node, scope));
+  lineage.predicates.push(...ordered, ...(setOp ? orders.map(() => UNTRACED) : []));
+  const havingNames = columnRefs(select.having).filter((ref) => !ref.table);
+  lineage.predicates.push(...orderingSources(havingNames, outputs, (ref) => ({ name: columnName(ref), sources: [] })));
+  for (const nested of nestedSelects({ ...select, _next: undefined, with: undefined })) visitSelect(nested, scope.aliases, ctes, lineage);
+  for (const cte of (select.with ?? []) as Node[]) visitSelect(cte.stmt?.ast ?? cte.stmt, outer, ctes, lineage);
+  if (select._next) visitSelect(select._next, outer, ctes, lineage, true);
+  return scope;
+}
+
+function scopeOf(select: Node, outer: Map<string, TableRef>, ctes: Set<string>): Scope {
+  const aliases = new Map(outer);
+  const own: TableRef[] = [];
+  let opaque = false;
+  for (const item of (select.from ?? []) as Node[]) {
+    if (typeof item.table !== "string" || ctes.has(lower(item.table))) {
+      opaque ||= item.type !== "dual";
+      if (item.as) aliases.delete(lower(item.as));
+      continue;
+    }
+    const table = { schema: "", table: lower(item.table) };
+    own.push(table);
+    aliases.set(lower(item.as ?? item.table), table);
+  }
+  return { aliases, own, opaque };
+}
+
+/** Each select-list entry's source, with the name an ORDER BY or GROUP BY may call it. */
+function outputsOf(select: Node, scope: Scope): Output[] {
+  return ((select.columns ?? []) as Node[]).map((column) => {
+    const expr = column.expr as Node;
+    const name = column.as ? lower(column.as) : expr?.type === "column_ref" ? columnName(expr) : undefined;
+    if (expr?.type === "column_ref" && expr.column !== "*") return { name, source: sourceOf(expr, scope) };
+    if (expr?.type === "column_ref") return { name, source: UNTRACED, star: true };
+    const constant = columnRefs(expr).length === 0 && nestedSelects(expr).length === 0;
+    return { name, source: constant ? "constant" : UNTRACED };
+  });
+}
+
+/** A GROUP BY / ORDER BY item as orderingSources reads it. */
+function orderingItem(node: Node, scope: Scope): OrderingItem {
+  if (node?.type === "number") return { ordinal: Number(node.value) };
+  const sources = columnRefs(node).map((ref) => sourceOf(ref, scope));
+  return node?.type === "column_ref" && !node.table ? { name: columnName(node) ?? "", sources } : { sources };
+}
+
+function sourceOf(ref: Node, scope: Scope): ColumnSource {
+  const column = typeof ref.column === "string" ? lower(ref.column) : columnName(ref);
+  if (!column) return UNTRACED;
+  if (ref.table) {
+    const table = scope.aliases.get(lower(ref.table));
+    return table ? { table, column } : UNTRACED;
+  }
+  if (scope.opaque) return UNTRACED;
+  return scope.own.length === 1 && scope.aliases.size === 1 ? { table: scope.own[0], column } : { column };
+}
+
+function columnName(ref: Node): string | undefined {
+  const name = typeof ref.column === "string" ? ref.column : ref.column?.expr?.value;
+  return typeof name === "string" ? lower(name) : undefined;
+}
+
+function lower(name: unknown): string {
+  return String(name).toLowerCase();
+}
+
+/** Column references in a tree, not those of the SELECTs it holds. */
+function columnRefs(tree: unknown): Node[] {
+  return collect(tree, (node) => node.type === "column_ref");
+}
+
+/** The SELECTs a tree holds, not those they hold in turn. */
+function nestedSelects(tree: unknown): Node[] {
+  return collect(tree, (node) => node.type === "select" && node !== tree);
+}
+
+function collect(tree: unknown, wanted: (node: Node) => boolean, found: Node[] = [], root = tree): Node[] {
+  if (Array.isArray(tree)) for (const item of tree) collect(item, wanted, found, root);
+  else if (tree !== null && typeof tree === "object") {
+    const node = tree as Node;
+    if (wanted(node)) found.push(node);
+    if (node !== root && node.type === "select") return found;
+    collect(Object.values(node), wanted, found, root);
+  }
+  return found;
+}
