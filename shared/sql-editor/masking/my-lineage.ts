@@ -9,20 +9,10 @@
 // column names without case.
 import { mysqlTree } from "../guard/my-guard.ts";
 import type { ColumnSource, Lineage, TableRef } from "./lineage.ts";
+import { addOpaque, addTable, collectOutside, innerScope, placeColumn, type Scope, UNTRACED } from "./lineage-scope.ts";
 import { type OrderingItem, orderingSources, type Output } from "./ordering.ts";
 
 type Node = Record<string, any>;
-
-interface Scope {
-  /** Tables by the name the statement calls them here (outer selects' included). */
-  aliases: Map<string, TableRef>;
-  /** The SELECT's own plain tables. */
-  own: TableRef[];
-  /** Its FROM holds a derived table or a CTE: an unqualified column may come from either. */
-  opaque: boolean;
-}
-
-const UNTRACED: ColumnSource = { untraced: true };
 
 /** The lineage of a read; undefined when the statement has no tree (a SHOW the grammars lack). */
 export function mysqlLineage(statement: string): Lineage | undefined {
@@ -63,20 +53,12 @@ function visitSelect(select: Node, outer: Map<string, TableRef>, ctes: Set<strin
 }
 
 function scopeOf(select: Node, outer: Map<string, TableRef>, ctes: Set<string>): Scope {
-  const aliases = new Map(outer);
-  const own: TableRef[] = [];
-  let opaque = false;
+  const scope = innerScope(outer);
   for (const item of (select.from ?? []) as Node[]) {
-    if (typeof item.table !== "string" || ctes.has(lower(item.table))) {
-      opaque ||= item.type !== "dual";
-      if (item.as) aliases.delete(lower(item.as));
-      continue;
-    }
-    const table = { schema: "", table: lower(item.table) };
-    own.push(table);
-    aliases.set(lower(item.as ?? item.table), table);
+    if (typeof item.table === "string" && !ctes.has(lower(item.table))) addTable(scope, lower(item.as ?? item.table), { schema: "", table: lower(item.table) });
+    else if (item.type !== "dual") addOpaque(scope, item.as ? lower(item.as) : undefined);
   }
-  return { aliases, own, opaque };
+  return scope;
 }
 
 /** Each select-list entry's source, with the name an ORDER BY or GROUP BY may call it. */
@@ -99,14 +81,8 @@ function orderingItem(node: Node, scope: Scope): OrderingItem {
 }
 
 function sourceOf(ref: Node, scope: Scope): ColumnSource {
-  const column = typeof ref.column === "string" ? lower(ref.column) : columnName(ref);
-  if (!column) return UNTRACED;
-  if (ref.table) {
-    const table = scope.aliases.get(lower(ref.table));
-    return table ? { table, column } : UNTRACED;
-  }
-  if (scope.opaque) return UNTRACED;
-  return scope.own.length === 1 && scope.aliases.size === 1 ? { table: scope.own[0], column } : { column };
+  const column = columnName(ref);
+  return column ? placeColumn(scope, ref.table ? lower(ref.table) : undefined, column) : UNTRACED;
 }
 
 function columnName(ref: Node): string | undefined {
@@ -120,21 +96,10 @@ function lower(name: unknown): string {
 
 /** Column references in a tree, not those of the SELECTs it holds. */
 function columnRefs(tree: unknown): Node[] {
-  return collect(tree, (node) => node.type === "column_ref");
+  return collectOutside(tree, (node) => (node.type === "column_ref" ? node : undefined), (node) => node.type === "select");
 }
 
 /** The SELECTs a tree holds, not those they hold in turn. */
 function nestedSelects(tree: unknown): Node[] {
-  return collect(tree, (node) => node.type === "select" && node !== tree);
-}
-
-function collect(tree: unknown, wanted: (node: Node) => boolean, found: Node[] = [], root = tree): Node[] {
-  if (Array.isArray(tree)) for (const item of tree) collect(item, wanted, found, root);
-  else if (tree !== null && typeof tree === "object") {
-    const node = tree as Node;
-    if (wanted(node)) found.push(node);
-    if (node !== root && node.type === "select") return found;
-    collect(Object.values(node), wanted, found, root);
-  }
-  return found;
+  return collectOutside(tree, (node) => (node.type === "select" && node !== tree ? node : undefined), (node) => node.type === "select");
 }

@@ -25,7 +25,7 @@ export function orderingSources<N>(items: readonly N[], outputs: readonly Output
 
 function ordinalOutput(ordinal: number, outputs: readonly Output[]): Output {
   const reached = outputs.slice(0, ordinal);
-  const untraced = reached.length < ordinal || reached.some((o) => o.star);
+  const untraced = ordinal < 1 || reached.length < ordinal || reached.some((o) => o.star);
   return untraced ? { name: undefined, source: { untraced: true } } : outputs[ordinal - 1]!;
 }
 

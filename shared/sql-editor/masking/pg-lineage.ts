@@ -1,14 +1,24 @@
 // Where a PostgreSQL read's result columns come from, from its parse tree
 // (libpg-query): the tables it reads anywhere in the tree, each output
-// column's source when it is a plain column reference of a simple SELECT,
-// and the columns its predicates (WHERE, JOIN ON, ORDER BY, GROUP BY,
-// HAVING) look at. Set operations, CTEs and subqueries are not followed:
-// their columns stay untraced.
+// column's source when the statement is one SELECT over plain tables (a
+// column reference, qualified by table or alias or not; `*` by result column
+// name), and the columns every SELECT in it — subqueries, derived tables,
+// CTEs, set operations' members — filters, joins, groups, orders or HAVINGs
+// by, each placed among the tables that SELECT sees. A column the tracer
+// cannot place (qualified by a derived table, unqualified beside one,
+// ordering a set operation) is untraced.
 import { loadModule, parseSync } from "libpg-query";
-import { firstInTree } from "../guard/tree-walk.ts";
 import type { ColumnSource, Lineage, TableRef } from "./lineage.ts";
+import { addOpaque, addTable, collectOutside, innerScope, placeColumn, type Scope, UNTRACED } from "./lineage-scope.ts";
+import { type OrderingItem, orderingSources, type Output } from "./ordering.ts";
 
 type Node = Record<string, any>;
+
+interface Trace {
+  lineage: Lineage;
+  defaultSchema: string;
+  ctes: Set<string>;
+}
 
 let loading: Promise<void> | undefined;
 
@@ -16,69 +26,95 @@ export async function postgresLineage(statement: string, defaultSchema: string):
   loading ??= loadModule();
   await loading;
   const stmt = parseSync(statement).stmts?.[0]?.stmt as Node | undefined;
-  const select = (stmt?.["ExplainStmt"]?.query ?? stmt)?.["SelectStmt"] as Node | undefined;
-  const tables = rangeVars(stmt ?? {}, defaultSchema);
-  if (!select || select.op !== "SETOP_NONE" || select.withClause || !select.targetList) return { tables, outputs: undefined, star: false, predicates: [] };
-  const aliases = new Map(directTables(select.fromClause ?? [], defaultSchema).map((t) => [t.alias, t.table]));
-  const resolve = (ref: Node) => columnOf(ref, aliases);
-  const outputs = (select.targetList as Node[]).map((target) => outputSource(target["ResTarget"]?.val, resolve));
-  const star = (select.targetList as Node[]).some((target) => target["ResTarget"]?.val?.ColumnRef?.fields?.some((f: Node) => f["A_Star"]));
-  const predicateTrees = [select.whereClause, select.havingClause, select.groupClause, select.sortClause, joinQuals(select.fromClause ?? [])];
-  const predicates = predicateTrees.flatMap((tree) => columnRefs(tree).map(resolve));
-  return { tables, outputs, star, predicates };
+  const top = (stmt?.["ExplainStmt"]?.query ?? stmt)?.["SelectStmt"] as Node | undefined;
+  const trace: Trace = { lineage: { tables: [], outputs: undefined, star: false, predicates: [] }, defaultSchema, ctes: new Set() };
+  if (!top) return trace.lineage;
+  const scope = visitSelect(top, new Map(), trace);
+  if (top.op === "SETOP_NONE" && top.targetList && !scope.opaque) {
+    trace.lineage.outputs = outputsOf(top, scope).map((output) => output.source);
+    trace.lineage.star = outputsOf(top, scope).some((output) => output.star);
+  }
+  return trace.lineage;
 }
 
-function outputSource(val: Node | undefined, resolve: (ref: Node) => ColumnSource): ColumnSource | "constant" {
-  if (val?.["ColumnRef"] && !val["ColumnRef"].fields.some((f: Node) => f["A_Star"])) return resolve(val["ColumnRef"]);
-  return columnRefs(val).length === 0 && !firstInTree(val, (n) => (n["SubLink"] ? "x" : undefined)) ? "constant" : { untraced: true };
+/** Adds a SELECT's tables and predicates (and those of the SELECTs it holds) to the lineage; answers its scope. */
+function visitSelect(select: Node, outer: Map<string, TableRef>, trace: Trace, inSetOp = false): Scope {
+  for (const cte of (select.withClause?.ctes ?? []) as Node[]) trace.ctes.add(cte["CommonTableExpr"].ctename);
+  for (const cte of (select.withClause?.ctes ?? []) as Node[]) visitSelect(cte["CommonTableExpr"].ctequery["SelectStmt"], outer, trace);
+  const orders = ((select.sortClause ?? []) as Node[]).map((sort) => sort["SortBy"].node);
+  if (select.op !== "SETOP_NONE") {
+    for (const member of [select.larg, select.rarg]) visitSelect(member, outer, trace, true);
+    trace.lineage.predicates.push(...orders.map(() => UNTRACED));
+    return { ...innerScope(outer), opaque: true };
+  }
+  const scope = innerScope(outer);
+  const joins = fromTables(select.fromClause ?? [], scope, trace);
+  trace.lineage.tables.push(...scope.own);
+  const outputs = outputsOf(select, scope);
+  const refs = [select.whereClause, select.havingClause, ...joins.map((join) => join.quals)].flatMap(columnRefs);
+  const usings = joins.flatMap((join) => (join.usingClause ?? []).map((u: Node) => placeColumn(scope, undefined, u["String"].sval)));
+  const read = (node: Node) => orderingItem(node, scope);
+  const ordered = orderingSources(inSetOp ? select.groupClause ?? [] : [...(select.groupClause ?? []), ...orders], outputs, read);
+  const havingNames = orderingSources(columnRefs(select.havingClause), outputs, (ref) => ({ name: bareName(ref), sources: [] }));
+  trace.lineage.predicates.push(...refs.map((ref) => sourceOf(ref, scope)), ...usings, ...ordered, ...havingNames, ...(inSetOp ? orders.map(() => UNTRACED) : []));
+  const held = { targetList: select.targetList, fromClause: select.fromClause, whereClause: select.whereClause, havingClause: select.havingClause, groupClause: select.groupClause, orders };
+  for (const nested of nestedSelects(held)) visitSelect(nested, scope.aliases, trace);
+  return scope;
 }
 
-/** A column reference: `col` (table undefined: any of the statement's) or `qualifier.col`. */
-function columnOf(ref: Node, aliases: Map<string, TableRef>): ColumnSource {
-  const names = (ref.fields as Node[]).map((f) => f["String"]?.sval as string | undefined);
-  if (names.some((n) => n === undefined)) return { untraced: true };
-  const column = names.at(-1)!;
-  if (names.length === 1) return aliases.size === 1 ? { table: [...aliases.values()][0], column } : { column };
-  const table = aliases.get(names.at(-2)!);
-  return table ? { table, column } : { untraced: true };
-}
-
-function columnRefs(tree: unknown): Node[] {
-  const found: Node[] = [];
-  firstInTree(tree, (node: Node) => {
-    if (node["ColumnRef"]) found.push(node["ColumnRef"]);
-    return undefined;
-  });
-  return found;
-}
-
-function rangeVars(tree: unknown, defaultSchema: string): TableRef[] {
-  const found: TableRef[] = [];
-  firstInTree(tree, (node: Node) => {
-    const range = node["RangeVar"];
-    if (range) found.push({ schema: range.schemaname ?? defaultSchema, table: range.relname });
-    return undefined;
-  });
-  return found;
-}
-
-/** The FROM clause's own tables (joins included, subqueries not) by the name the statement calls them. */
-function directTables(from: Node[], defaultSchema: string): { alias: string; table: TableRef }[] {
-  return from.flatMap((item) => {
-    if (item["RangeVar"]) {
-      const range = item["RangeVar"];
-      return [{ alias: range.alias?.aliasname ?? range.relname, table: { schema: range.schemaname ?? defaultSchema, table: range.relname } }];
+/** Fills the scope with the FROM clause's tables (joins included); answers its joins. */
+function fromTables(items: Node[], scope: Scope, trace: Trace): Node[] {
+  return items.flatMap((item) => {
+    const range = item["RangeVar"];
+    const join = item["JoinExpr"];
+    if (join) return [join, ...fromTables([join.larg, join.rarg], scope, trace)];
+    if (range && (range.schemaname || !trace.ctes.has(range.relname))) {
+      addTable(scope, range.alias?.aliasname ?? range.relname, { schema: range.schemaname ?? trace.defaultSchema, table: range.relname });
+    } else {
+      addOpaque(scope, (Object.values(item)[0] as Node | undefined)?.alias?.aliasname);
     }
-    if (item["JoinExpr"]) return directTables([item["JoinExpr"].larg, item["JoinExpr"].rarg], defaultSchema);
     return [];
   });
 }
 
-function joinQuals(from: Node[]): unknown[] {
-  const quals: unknown[] = [];
-  firstInTree(from, (node: Node) => {
-    if (node["JoinExpr"]?.quals) quals.push(node["JoinExpr"].quals);
-    return undefined;
+/** Each select-list entry's source, with the name an ORDER BY or GROUP BY may call it. */
+function outputsOf(select: Node, scope: Scope): Output[] {
+  return ((select.targetList ?? []) as Node[]).map((target) => {
+    const { name, val } = target["ResTarget"] as Node;
+    const ref = val?.["ColumnRef"] as Node | undefined;
+    const star = ref?.fields.some((f: Node) => f["A_Star"]) ?? false;
+    const outputName = name ?? (ref && !star ? ref.fields.at(-1)["String"]?.sval : undefined);
+    if (ref) return { name: outputName, source: star ? UNTRACED : sourceOf(ref, scope), star };
+    const constant = columnRefs(val).length === 0 && nestedSelects(val).length === 0;
+    return { name: outputName, source: constant ? "constant" : UNTRACED };
   });
-  return quals;
+}
+
+/** A GROUP BY / ORDER BY item as orderingSources reads it. */
+function orderingItem(node: Node, scope: Scope): OrderingItem {
+  const ordinal = node["A_Const"]?.ival;
+  if (ordinal) return { ordinal: ordinal.ival ?? 0 };
+  const ref = node["ColumnRef"] as Node | undefined;
+  return { name: ref ? bareName(ref) : undefined, sources: columnRefs(node).map((r) => sourceOf(r, scope)) };
+}
+
+function bareName(ref: Node): string | undefined {
+  return ref.fields.length === 1 ? ref.fields[0]["String"]?.sval : undefined;
+}
+
+/** A column reference: `col` or `qualifier.col` (`schema.table.col` by its table). */
+function sourceOf(ref: Node, scope: Scope): ColumnSource {
+  const names = (ref.fields as Node[]).map((f) => f["String"]?.sval as string | undefined);
+  if (names.some((n) => n === undefined)) return UNTRACED;
+  return placeColumn(scope, names.at(-2), names.at(-1)!);
+}
+
+/** Column references in a tree, not those of the SELECTs it holds. */
+function columnRefs(tree: unknown): Node[] {
+  return collectOutside(tree, (node) => node["ColumnRef"], (node) => Boolean(node["SelectStmt"]));
+}
+
+/** The SELECTs a tree holds, not those they hold in turn. */
+function nestedSelects(tree: unknown): Node[] {
+  return collectOutside(tree, (node) => node["SelectStmt"], (node) => Boolean(node["SelectStmt"]));
 }
