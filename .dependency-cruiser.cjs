@@ -1,8 +1,8 @@
 // The boundaries of the house (docs/architecture.md), checked by
 // `npm run lint` and in CI. Capabilities of shared/ depend in one direction:
 // platform ← governance ← identity ← inventory ← change, with sql-editor
-// beside change on inventory; each is entered through its index.ts; the
-// processes (api/, worker/, main.ts, admin.ts) never import each other and
+// beside change on inventory and notify above change; each is entered
+// through its index.ts; the processes (api/, worker/, main.ts, admin.ts) never import each other and
 // reach shared/ only through those surfaces.
 const CHAIN = ["platform", "governance", "identity", "inventory"];
 /** Each capability and the capabilities it may import. */
@@ -10,6 +10,7 @@ const IMPORTS = {
   ...Object.fromEntries(CHAIN.map((capability, i) => [capability, CHAIN.slice(0, i)])),
   change: CHAIN,
   "sql-editor": CHAIN,
+  notify: [...CHAIN, "change"],
 };
 const PROCESSES = "^(api/|worker/|main\\.ts$|admin\\.ts$)";
 // A capability's surface: its index.ts; inventory also lends its SQL parsers

@@ -8,7 +8,8 @@ import { startWorker } from "./worker/worker.ts";
 
 await runProcess("server", async (context) => {
   const resources = await openResources(context);
-  const worker = await startWorker({ ...resources, url: resources.store.url, logger: context.logger });
+  const { externalUrl, webhookAllowPrivate } = context.config;
+  const worker = await startWorker({ ...resources, url: resources.store.url, logger: context.logger, externalUrl, webhookAllowPrivate });
   context.onStop(() => worker.stop());
   const api = await startApi({ ...context, ...resources, isLeader: worker.leadership.isLeader });
   context.onStop(() => api.stop());

@@ -9,6 +9,7 @@ import { createAuditMirror, type SettingReader, withExternalUrlFlag } from "../s
 import { type AccessCache, identitySettingRules } from "../shared/identity/index.ts";
 import { inventorySettingRules } from "../shared/inventory/index.ts";
 import { changeSettingRules } from "../shared/change/index.ts";
+import { notifySettingRules, publishNotifications } from "../shared/notify/index.ts";
 import { registerClientIp } from "./client-ip.ts";
 import { registerOpenApi } from "./openapi/openapi.ts";
 import { registerDebugRoutes } from "./ops/debug.ts";
@@ -90,6 +91,7 @@ export interface App {
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(deps: AppDeps, registrations: ServiceRegistration[] = svcServices(deps)): Promise<App> {
+  publishNotifications({ externalUrlFlag: deps.config.externalUrl });
   const shutdown = new AbortController();
   const fastify = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -180,7 +182,13 @@ export function svcServices(deps: AppDeps): ServiceRegistration[] {
       settings,
       secrets: deps.secrets,
       externalUrl: deps.config.externalUrl,
-      rules: [...identitySettingRules(), ...inventorySettingRules(), ...changeSettingRules()],
+      webhookAllowPrivate: deps.config.webhookAllowPrivate,
+      rules: [
+        ...identitySettingRules(),
+        ...inventorySettingRules(),
+        ...changeSettingRules(),
+        ...notifySettingRules({ allowPrivate: deps.config.webhookAllowPrivate }),
+      ],
     }),
     auditLogService({ db: deps.db }),
     roleService({ db: deps.db }),

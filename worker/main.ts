@@ -13,7 +13,15 @@ await runProcess(
     // Closed after the worker has drained, so /readyz answers 503 throughout the drain.
     const ops = await startOpsServer({ port: config.port, db, metrics, logger });
     onStop(() => ops.close());
-    const worker = await startWorker({ url: store.url, db, logger, secrets, metrics });
+    const worker = await startWorker({
+      url: store.url,
+      db,
+      logger,
+      secrets,
+      metrics,
+      externalUrl: config.externalUrl,
+      webhookAllowPrivate: config.webhookAllowPrivate,
+    });
     onStop(() => worker.stop());
     onStop(async () => ops.beginShutdown()); // the first step of a stop
     logger.info("worker started");

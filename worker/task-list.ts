@@ -10,6 +10,7 @@ import type { SettingReader } from "../shared/governance/index.ts";
 import { cleanupJobs } from "./tasks/cleanup-jobs.ts";
 import { cleanupQueryHistory } from "./tasks/cleanup-query-history.ts";
 import { cleanupSignInState } from "./tasks/cleanup-sign-in-state.ts";
+import { notifyDeliverTask } from "./tasks/notify-deliver.ts";
 import { planCheckTask } from "./tasks/plan-check.ts";
 import { syncInstanceTask } from "./tasks/sync-instance.ts";
 import { taskRunExecuteTask } from "./tasks/task-run-execute.ts";
@@ -17,10 +18,12 @@ import { taskRunExecuteTask } from "./tasks/task-run-execute.ts";
 /** What the tasks work with. */
 export interface TaskDeps {
   db: Db;
-  /** Opens the credentials jobs connect with (data-source passwords). */
+  /** Opens the credentials jobs connect with (data-source passwords, webhook secrets). */
   secrets: SecretBox;
   metrics: Metrics;
   logger: Logger;
+  /** --webhook-allow-private: notifications may reach internal addresses. */
+  webhookAllowPrivate?: boolean;
 }
 
 /** What the worker process adds: the metadata store's URL (connections of their own), its task-run cancel watch, lock connections, rollout follow-ups and settings cache. */
@@ -40,6 +43,7 @@ export function createTaskList(deps: TaskDeps & WorkerServices): TaskList & Reco
     "instance.sync": syncInstanceTask(deps.db, deps.secrets),
     "plan.check": planCheckTask(deps),
     "taskRun.execute": taskRunExecuteTask(deps),
+    "notify.deliver": notifyDeliverTask(deps),
   };
   return Object.fromEntries(Object.entries(tasks).map(([name, task]) => [name, underItsCorrelationId(task)])) as Record<JobName, Task>;
 }

@@ -10,6 +10,7 @@ import pg from "pg";
 import { type Leadership, PoolPresence, startLeaderElection } from "../shared/platform/index.ts";
 import { createCancelWatch, LockConnections, RolloutFollowUps } from "../shared/change/index.ts";
 import { createSettingCache } from "../shared/governance/index.ts";
+import { publishNotifications } from "../shared/notify/index.ts";
 import { createGraphileLogger } from "./graphile-logger.ts";
 import { startLeaderRunners } from "./leader-runners.ts";
 import { superviseRunner, type SupervisedRunner } from "./runner-supervisor.ts";
@@ -22,6 +23,8 @@ const LOCAL_QUEUE_TTL_MS = 10_000;
 export interface WorkerDeps extends TaskDeps {
   url: string;
   concurrency?: number;
+  /** --external-url, for the links of the notifications its jobs cause. */
+  externalUrl?: string;
 }
 
 export interface Worker {
@@ -32,6 +35,7 @@ export interface Worker {
 
 export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const logger = deps.logger.child({ component: "worker" });
+  publishNotifications({ externalUrlFlag: deps.externalUrl });
   const concurrency = deps.concurrency ?? DEFAULT_CONCURRENCY;
   // One connection per running job, plus graphile-worker's listener and its batch writes.
   // The queue's own bookkeeping (fetching, completing, failing jobs) commits

@@ -21,6 +21,7 @@ import {
   updateSetting,
 } from "../../shared/governance/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
+import { notificationHandlers } from "./notification-handlers.ts";
 import { apiPayloadField, payloadView, toApiPayload, toStorePayload } from "./setting-convert.ts";
 import { requestFacts } from "../transport/context.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
@@ -34,6 +35,8 @@ export interface SettingDeps {
   externalUrl: string | undefined;
   /** What the capabilities add to settings' writes (their checks and reactions). */
   rules: SettingRules;
+  /** --webhook-allow-private. */
+  webhookAllowPrivate: boolean;
 }
 
 export function settingService(deps: SettingDeps) {
@@ -50,6 +53,7 @@ export function settingService(deps: SettingDeps) {
     effectiveValue(kind, kind.name === "WORKSPACE_PROFILE" ? overlayExternalUrl(row?.value, deps.externalUrl) : row?.value);
 
   return registration(SettingService, {
+    ...notificationHandlers(deps),
     async listSettings() {
       const rows = await findSettingRows(deps.db, SETTINGS.map((s) => s.name));
       return { settings: SETTINGS.map((kind) => toSetting(kind, rows.get(kind.name), effectiveOf(kind, rows.get(kind.name)))) };

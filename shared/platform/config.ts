@@ -25,6 +25,8 @@ export interface Config {
   secretKey: string | undefined;
   /** libuv thread-pool size (UV_THREADPOOL_SIZE; Node's default is 4). */
   threadPoolSize: number;
+  /** Notification webhooks may reach loopback, link-local and private addresses (contract §19.6; off by default). */
+  webhookAllowPrivate: boolean;
 }
 
 /**
@@ -54,6 +56,7 @@ const flags = {
   "max-body-bytes": "string",
   "rate-limit-per-user": "string",
   "secret-key-file": "string",
+  "webhook-allow-private": "boolean",
 } as const satisfies Record<string, FlagKind>;
 
 type FlagName = keyof typeof flags;
@@ -86,6 +89,7 @@ export function loadConfig(argv: readonly string[], env: Env, portRole: PortRole
     secretKeyFile: text("secret-key-file") ? resolve(text("secret-key-file")!) : undefined,
     secretKey: env.SVC_SECRET_KEY || undefined,
     threadPoolSize: Number(env.UV_THREADPOOL_SIZE) || 4,
+    webhookAllowPrivate: bool("webhook-allow-private"),
   };
 }
 

@@ -5,6 +5,7 @@ export { CHUNK_BYTES, ChunkWriter } from "./chunk-writer.ts";
 export { type Config, ConfigError, loadConfig, type PortRole, trustedProxyList } from "./config.ts";
 export { APPLICATION_NAME, countRow, createDb, type Db, ping, preparedCommand, serialIdRow, textIdRow, type Tx, withTransaction } from "./db.ts";
 export { formatDuration, parseDuration } from "./duration.ts";
+export { type DomainEvent, emitEvent, type EventSubscriber, type NewDomainEvent, subscribeToEvents } from "./events.ts";
 export { isEmailAddress, parseEmail, requireEmail } from "./email-address.ts";
 export { readOrCreatePassword } from "./embedded-postgres.ts";
 export {

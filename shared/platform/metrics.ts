@@ -11,6 +11,8 @@ export interface Metrics {
   taskRuns: Counter<"state">;
   issueApprovalDuration: Histogram;
   planCheckRunDuration: Histogram<"status">;
+  notificationDeliveries: Counter<"channel" | "status">;
+  notificationDeliveryDelay: Histogram<"channel">;
   jobsPending: Gauge;
   jobsRunning: Gauge;
 }
@@ -58,6 +60,19 @@ export function createMetrics(options: MetricsOptions): Metrics {
       help: "Duration of plan check runs.",
       labelNames: ["status"],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers: [registry],
+    }),
+    notificationDeliveries: new Counter({
+      name: "svc_notification_deliveries_total",
+      help: "Notification delivery attempts by channel and outcome (SENT, RETRY, FAILED).",
+      labelNames: ["channel", "status"],
+      registers: [registry],
+    }),
+    notificationDeliveryDelay: new Histogram({
+      name: "svc_notification_delivery_delay_seconds",
+      help: "Time from an event to the successful delivery of its notification.",
+      labelNames: ["channel"],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
       registers: [registry],
     }),
     jobsPending: new Gauge({

@@ -1,10 +1,9 @@
-// The events of the change pipeline (contract §16.2). Each transition that
-// other capabilities may react to emits its event in the transaction that
-// makes the change; every subscriber is called in that same transaction, so
-// what it writes (a notification's delivery job) commits or rolls back with
-// the change. A subscriber must only write through `tx` and must not call
-// out of the process: an error it throws fails the change.
+// The events of the change pipeline (contract §16.2), typed over the
+// platform's events (shared/platform/events.ts): each transition that other
+// capabilities may react to emits its event in the transaction that makes
+// the change, and every subscriber is called in that same transaction.
 import type { CommonQueryMethods } from "slonik";
+import { emitEvent, subscribeToEvents } from "../../platform/index.ts";
 
 /** Each event's facts beside the common fields. */
 export interface PipelineEventDetails {
@@ -45,17 +44,27 @@ export type PipelineEvent = NewPipelineEvent & { time: Date };
 
 export type PipelineSubscriber = (tx: CommonQueryMethods, event: PipelineEvent) => Promise<void>;
 
-const subscribers = new Set<PipelineSubscriber>();
+/** The pipeline's event names, for telling its events from the others. */
+const PIPELINE_EVENTS: ReadonlySet<string> = new Set<PipelineEventName>([
+  "issue.created",
+  "issue.approvalRequested",
+  "issue.approved",
+  "issue.rejected",
+  "issue.commented",
+  "rollout.stageStarted",
+  "taskRun.failed",
+  "rollout.done",
+  "rollout.failed",
+]);
 
-/** Registers a subscriber for every event; answers the function that removes it. */
+/** Registers a subscriber for every pipeline event; answers the function that removes it. */
 export function subscribeToPipeline(subscriber: PipelineSubscriber): () => void {
-  subscribers.add(subscriber);
-  return () => subscribers.delete(subscriber);
+  return subscribeToEvents(async (tx, event) => {
+    if (PIPELINE_EVENTS.has(event.event)) await subscriber(tx, event as PipelineEvent);
+  });
 }
 
-/** Calls each subscriber, in the order they registered, within the transaction `tx`. */
+/** Emits a pipeline event within the transaction `tx`. */
 export async function emit(tx: CommonQueryMethods, event: NewPipelineEvent): Promise<void> {
-  if (subscribers.size === 0) return;
-  const sent: PipelineEvent = { ...event, time: new Date() };
-  for (const subscriber of [...subscribers]) await subscriber(tx, sent);
+  await emitEvent(tx, event);
 }

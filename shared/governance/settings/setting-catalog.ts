@@ -13,7 +13,7 @@ import * as defaults from "./setting-defaults.ts";
 import { validateDataClassification, validateSemanticTypes } from "./validation/data.ts";
 import { validateEnvironments } from "./validation/environment.ts";
 import { validateAi, validateAppIm, validateEmail, validateMonitoring } from "./validation/integrations.ts";
-import { stampPause, validateEmergencyPause, validateMaintenanceWindow } from "./validation/schedule.ts";
+import { announcePauseChange, stampPause, validateEmergencyPause, validateMaintenanceWindow } from "./validation/schedule.ts";
 import { keepFlagExternalUrl, validateWorkspaceProfile } from "./validation/workspace-profile.ts";
 
 export interface SettingKind {
@@ -43,7 +43,7 @@ export const SETTINGS: readonly SettingKind[] = [
   kind("ENVIRONMENT", { validate: validateEnvironments }, defaults.ENVIRONMENT_DEFAULTS),
   kind("EMAIL", { validate: validateEmail }, defaults.EMAIL_DEFAULTS),
   kind("MAINTENANCE_WINDOW", { validate: validateMaintenanceWindow }, defaults.MAINTENANCE_WINDOW_DEFAULTS),
-  kind("EMERGENCY_PAUSE", { beforeSave: stampPause, validate: validateEmergencyPause }, defaults.EMERGENCY_PAUSE_DEFAULTS),
+  kind("EMERGENCY_PAUSE", { beforeSave: stampPause, validate: validateEmergencyPause, afterSave: announcePauseChange }, defaults.EMERGENCY_PAUSE_DEFAULTS),
   kind("MONITORING", { validate: validateMonitoring }),
   kind("SSO_GROUP_MAPPING"),
 ];

@@ -5,6 +5,7 @@
 // in the metadata store so replicas agree.
 import type { CommonQueryMethods } from "slonik";
 import type { Severity } from "../../governance/index.ts";
+import { emitEvent, userName } from "../../platform/index.ts";
 import {
   deleteLoginFailure,
   findLocksInForce,
@@ -49,8 +50,15 @@ export async function countFailure(tx: CommonQueryMethods, loginId: string, now 
   const failureCount = (row.lockedUntil ? 0 : row.failureCount) + 1; // an expired lock starts over
   const newLock = failureCount >= LOCK_THRESHOLD ? new Date(now.getTime() + LOCK_DURATION_MS) : undefined;
   await saveLoginFailure(tx, loginId, { failureCount, lockedUntil: newLock ?? null });
-  if (newLock) await revokeLoginIdSessions(tx, loginId);
+  if (newLock) await lockedOut(tx, loginId, newLock);
   return { kind: "counted", failureCount, lockedUntil: newLock };
+}
+
+/** A new lock ends the user's sessions and is an event (contract §16.2). */
+async function lockedOut(tx: CommonQueryMethods, loginId: string, lockedUntil: Date): Promise<void> {
+  await revokeLoginIdSessions(tx, loginId);
+  const user = userName(loginId);
+  await emitEvent(tx, { event: "user.locked", actor: "system", resource: user, title: `${user} locked after repeated failed sign-ins`, detail: { lockedUntil: lockedUntil.toISOString() } });
 }
 
 /**

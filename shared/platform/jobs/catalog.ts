@@ -18,6 +18,8 @@ export const jobCatalog = {
   "plan.check": z.object({ runId: z.number().int().positive() }),
   /** Executes one task run (contract §12.4); enqueued in the transaction that makes it PENDING, job key taskRun:<id>. */
   "taskRun.execute": z.object({ taskRunId: z.number().int().positive() }),
+  /** One attempt at one notification delivery (contract §16.1); job key notify:<id>, its retries enqueued by the attempt. */
+  "notify.deliver": z.object({ deliveryId: z.number().int().positive() }),
 } as const;
 
 /**

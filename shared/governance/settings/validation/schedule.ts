@@ -2,7 +2,7 @@
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import type { EmergencyPauseSetting, MaintenanceWindowSetting } from "../../../gen/svc/store/setting_operations_pb.js";
 import type { SaveContext } from "../setting-rules.ts";
-import { quoted } from "../../../platform/index.ts";
+import { emitEvent, quoted } from "../../../platform/index.ts";
 import { canonicalDuration, fieldError, requireText } from "./checks.ts";
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -33,6 +33,19 @@ export function stampPause(current: EmergencyPauseSetting, next: EmergencyPauseS
   }
   next.updateTime = timestampNow();
   next.updater = updater;
+}
+
+/** Switching the pause or changing its reason is an event (contract §16.2), in the write's transaction. */
+export async function announcePauseChange(before: EmergencyPauseSetting, after: EmergencyPauseSetting, { tx, updater }: SaveContext): Promise<void> {
+  if (before.enabled === after.enabled && before.reason === after.reason) return;
+  const title = after.enabled ? `Emergency pause on: ${after.reason ?? ""}` : "Emergency pause off";
+  await emitEvent(tx, {
+    event: "emergencyPause.changed",
+    actor: updater,
+    resource: "settings/EMERGENCY_PAUSE",
+    title,
+    detail: { enabled: after.enabled ?? false, reason: after.reason ?? "" },
+  });
 }
 
 function isTimeZone(zone: string): boolean {

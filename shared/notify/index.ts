@@ -1,0 +1,8 @@
+// The notify capability's public surface: what the processes use.
+// Everything else under shared/notify/ is private to it.
+export { deliverNotification, type DeliverDeps } from "./deliver.ts";
+export { deliveryName, type DeliveryListRequest, listDeliveryPage, retryDelivery } from "./delivery-log.ts";
+export type { DeliveryRow, DeliveryStatus } from "./delivery.store.ts";
+export { publishNotifications, type PublishOptions } from "./publish.ts";
+export { notifySettingRules } from "./setting-rules.ts";
+export { testMonitoringWebhooks, type WebhookTestResult } from "./test-monitoring.ts";

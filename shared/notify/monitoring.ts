@@ -1,0 +1,52 @@
+// The MONITORING channel (contract §7.11, §16.3): the payload's JSON POSTed
+// to each webhook whose event list is empty or names the event, with
+// X-Svc-Event, X-Svc-Delivery (unique per delivery, for receivers to drop a
+// repeat) and X-Svc-Signature: sha256=<hex HMAC-SHA256 of the exact body
+// with the webhook's secret>, when it has one. The secret is opened only here.
+import { createHmac } from "node:crypto";
+import type { MonitoringSetting, MonitoringSetting_Webhook } from "../gen/svc/store/setting_integrations_pb.js";
+import type { CommonQueryMethods } from "slonik";
+import { effectiveSetting, findSettingRows } from "../governance/index.ts";
+import type { SecretBox } from "../platform/index.ts";
+import type { Channel } from "./channel.ts";
+import { shownUrl } from "./payload.ts";
+import { attemptOutcome } from "./retry-policy.ts";
+import { postJson, type WebhookAnswer } from "./webhook-post.ts";
+
+export type Webhook = MonitoringSetting_Webhook & { url: string };
+
+/** The webhooks that take `event`. */
+export function webhooksFor(setting: MonitoringSetting, event: string): Webhook[] {
+  return setting.webhooks.filter((hook): hook is Webhook => !!hook.url && (hook.events.length === 0 || hook.events.includes(event)));
+}
+
+export interface SignedPost {
+  event: string;
+  deliveryId: string;
+  body: string;
+}
+
+/** Sends one signed POST to the webhook. */
+export async function postToWebhook(hook: Webhook, post: SignedPost, secrets: SecretBox, allowPrivate: boolean): Promise<WebhookAnswer> {
+  const headers: Record<string, string> = { "x-svc-event": post.event, "x-svc-delivery": post.deliveryId };
+  if (hook.secret) headers["x-svc-signature"] = `sha256=${createHmac("sha256", secrets.open(hook.secret)).update(post.body).digest("hex")}`;
+  return postJson(hook.url, post.body, headers, { allowPrivate });
+}
+
+async function monitoringSetting(db: CommonQueryMethods): Promise<MonitoringSetting> {
+  return effectiveSetting("MONITORING", (await findSettingRows(db, ["MONITORING"])).get("MONITORING")?.value);
+}
+
+export const monitoringChannel: Channel = {
+  name: "MONITORING",
+  async targets(tx, event) {
+    return webhooksFor(await monitoringSetting(tx), event.event).map((hook) => ({ target: shownUrl(hook.url), address: hook.url }));
+  },
+  async send(delivery, context) {
+    // The webhook as configured now: a removed one is not sent to, a new secret signs.
+    const hook = webhooksFor(await monitoringSetting(context.db), delivery.event).find((h) => h.url === delivery.address);
+    if (!hook) return { kind: "failed", error: "the webhook no longer takes this event in settings/MONITORING" };
+    const post = { event: delivery.event, deliveryId: delivery.deliveryId, body: JSON.stringify(delivery.payload) };
+    return attemptOutcome(() => postToWebhook(hook, post, context.secrets, context.allowPrivate));
+  },
+};

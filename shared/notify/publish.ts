@@ -1,0 +1,48 @@
+// Turning events into deliveries (contract §16.1): in the transaction of the
+// change that emits an event, one delivery row (PENDING) and one
+// notify.deliver job per target of each channel, so that no event goes
+// without its change and no change without its event. Nothing here leaves
+// the process: the worker sends.
+import type { CommonQueryMethods } from "slonik";
+import { effectiveSetting, findSettingRows, overlayExternalUrl } from "../governance/index.ts";
+import { type DomainEvent, subscribeToEvents } from "../platform/index.ts";
+import type { Channel } from "./channel.ts";
+import { insertDeliveries, type NewDelivery } from "./delivery.store.ts";
+import { monitoringChannel } from "./monitoring.ts";
+import { notificationPayload } from "./payload.ts";
+
+export const CHANNELS: readonly Channel[] = [monitoringChannel];
+
+export interface PublishOptions {
+  /** --external-url, which wins over WORKSPACE_PROFILE.external_url in links. */
+  externalUrlFlag: string | undefined;
+}
+
+let unsubscribe: (() => void) | undefined;
+
+/**
+ * Makes this process turn the events it emits into deliveries. Every process
+ * that changes things calls it (the API, the worker); calling it again
+ * replaces the first subscription, so a process holding both subscribes once.
+ */
+export function publishNotifications(options: PublishOptions): void {
+  unsubscribe?.();
+  unsubscribe = subscribeToEvents((tx, event) => enqueueDeliveries(tx, event, options));
+}
+
+async function enqueueDeliveries(tx: CommonQueryMethods, event: DomainEvent, options: PublishOptions): Promise<void> {
+  const deliveries: NewDelivery[] = [];
+  let payload: Record<string, unknown> | undefined;
+  for (const channel of CHANNELS) {
+    for (const { target, address } of await channel.targets(tx, event)) {
+      payload ??= notificationPayload(event, await externalUrl(tx, options.externalUrlFlag));
+      deliveries.push({ channel: channel.name, event: event.event, target, address, payload, eventTime: event.time });
+    }
+  }
+  await insertDeliveries(tx, deliveries);
+}
+
+async function externalUrl(tx: CommonQueryMethods, flag: string | undefined): Promise<string> {
+  const stored = (await findSettingRows(tx, ["WORKSPACE_PROFILE"])).get("WORKSPACE_PROFILE")?.value;
+  return effectiveSetting("WORKSPACE_PROFILE", overlayExternalUrl(stored, flag)).externalUrl ?? "";
+}

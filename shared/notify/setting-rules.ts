@@ -1,0 +1,22 @@
+// What notify adds to settings' writes (setting-rules.ts of governance): a
+// MONITORING webhook must not point inside (contract §19.6) — an internal
+// IP, or a name that resolves to one — unless --webhook-allow-private.
+import type { MonitoringSetting } from "../gen/svc/store/setting_integrations_pb.js";
+import { settingRule, type SettingRule } from "../governance/index.ts";
+import { parseWebhookUrl, refuseInternalUrl } from "./address-guard.ts";
+
+export interface NotifyRuleOptions {
+  allowPrivate: boolean;
+}
+
+export function notifySettingRules(options: NotifyRuleOptions): SettingRule[] {
+  return [settingRule("MONITORING", { validate: (value) => checkWebhookAddresses(value, options) })];
+}
+
+async function checkWebhookAddresses(value: MonitoringSetting, options: NotifyRuleOptions): Promise<void> {
+  for (const [i, hook] of value.webhooks.entries()) {
+    const path = `monitoring.webhooks[${i}].url`;
+    const url = parseWebhookUrl(hook.url ?? "", path);
+    if (!options.allowPrivate) await refuseInternalUrl(url, path);
+  }
+}
