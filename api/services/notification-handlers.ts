@@ -31,7 +31,7 @@ export function notificationHandlers(deps: NotificationDeps): Handlers {
     async testMonitoringSetting(_req, context) {
       const audit = auditScope(context);
       audit.resource = "settings/MONITORING";
-      return { results: await testMonitoringWebhooks(deps.db, deps.secrets, deps.webhookAllowPrivate, callerOf(context).name) };
+      return { results: await testMonitoringWebhooks(audit.tx, deps.secrets, deps.webhookAllowPrivate, callerOf(context).name) };
     },
   };
 }
