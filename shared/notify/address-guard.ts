@@ -16,12 +16,8 @@ for (const [network, prefix] of [
 ] as const) INTERNAL.addSubnet(network, prefix, "ipv4");
 for (const [network, prefix] of [["::", 127], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) INTERNAL.addSubnet(network, prefix, "ipv6");
 
-const MAPPED_V4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
-
-/** Whether an IP address is loopback, link-local, private, shared, multicast or unspecified. */
+/** Whether an IP address is loopback, link-local, private, shared, multicast or unspecified (IPv4-mapped IPv6 addresses are checked as their IPv4 address by BlockList). */
 export function isInternalAddress(address: string): boolean {
-  const mapped = MAPPED_V4.exec(address)?.[1];
-  if (mapped) return INTERNAL.check(mapped, "ipv4");
   const family = isIP(address);
   if (family === 0) return true;
   return INTERNAL.check(address, family === 4 ? "ipv4" : "ipv6");

@@ -1,0 +1,90 @@
+// Webhooks may not reach inside (contract §19.6) unless the server runs with
+// --webhook-allow-private: loopback, link-local and private addresses, as IP
+// literals or names resolving to them, are refused when MONITORING is saved
+// and again when the worker connects (a URL saved while the flag was on, or
+// a name that resolves inside only later, is never sent to).
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { createDb, type Db } from "../shared/platform/db.ts";
+import { createMetrics } from "../shared/platform/metrics.ts";
+import { startWorker, type Worker } from "../worker/worker.ts";
+import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { eventually, testSecrets } from "./helpers/instances.ts";
+import { quietLogger } from "./helpers/logger.ts";
+import { restClient } from "./helpers/rest.ts";
+import { signInFirstAdmin } from "./helpers/sessions.ts";
+import { ADMIN } from "./helpers/users.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
+
+type Json = Record<string, any>;
+
+describe("webhooks and private addresses", () => {
+  let strict: TestApp;
+  let lenient: TestApp;
+  let worker: Worker;
+  let workerDb: Db;
+  let hook: WebhookReceiver;
+  const token = { strict: "", lenient: "" };
+
+  const monitor = (app: "strict" | "lenient", urls: string[]) =>
+    restClient(app === "strict" ? strict.baseUrl : lenient.baseUrl)<Json>("PATCH", "/v1/settings/MONITORING?updateMask=*", {
+      token: token[app],
+      body: { value: { monitoring: { webhooks: urls.map((url) => ({ url })) } } },
+    });
+
+  before(async () => {
+    strict = await startTestApp({ bootstrap: ADMIN });
+    token.strict = await signInFirstAdmin(restClient(strict.baseUrl));
+    // The same store served with the flag: it saves what the strict worker must then refuse.
+    lenient = await startTestApp({ database: strict.database, flags: ["--webhook-allow-private"] });
+    token.lenient = token.strict; // sessions live in the store both serve
+    workerDb = await createDb(strict.database.url, quietLogger(), { maxPoolSize: 4 });
+    worker = await startWorker({ url: strict.database.url, db: workerDb, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }) });
+    hook = await startWebhookReceiver();
+  });
+  after(async () => {
+    await worker?.stop();
+    await workerDb?.end();
+    await hook?.close();
+    await lenient?.close();
+    await strict?.close();
+  });
+
+  it("refuses internal addresses and other schemes at save, naming the field", async () => {
+    for (const url of [
+      `${hook.origin}/x`,
+      `http://localhost:${hook.port}/x`,
+      "http://[::1]/x",
+      "http://169.254.169.254/latest/meta-data",
+      "https://10.1.2.3/x",
+      "http://192.168.0.10/x",
+      "http://[::ffff:127.0.0.1]/x",
+      "ftp://example.com/x",
+    ]) {
+      const reply = await monitor("strict", ["https://93.184.216.34/ok", url]);
+      assert.equal(reply.status, 400, `${url}: ${JSON.stringify(reply.body)}`);
+      assert.equal(reply.body.code, "invalid_argument");
+      assert.match(reply.body.message, /monitoring\.webhooks\[1\]\.url/);
+    }
+    assert.equal((await monitor("strict", ["https://93.184.216.34/ok"])).status, 200);
+  });
+
+  it("refuses them again when sending, names resolving inside included, and sends nothing", async () => {
+    assert.equal((await monitor("lenient", [`${hook.origin}/literal`, `http://localhost:${hook.port}/named`])).status, 200);
+    const pause = await restClient(strict.baseUrl)<Json>("PATCH", "/v1/settings/EMERGENCY_PAUSE?updateMask=*", {
+      token: token.strict,
+      body: { value: { emergencyPause: { enabled: true, reason: "drill" } } },
+    });
+    assert.equal(pause.status, 200);
+    const list = async () =>
+      ((await restClient(strict.baseUrl)<Json>("GET", "/v1/notificationDeliveries?filter=status%3DFAILED", { token: token.strict })).body.notificationDeliveries ?? []) as Json[];
+    await eventually(async () => (await list()).length === 2, 20_000);
+    const failed = await list();
+    for (const delivery of failed) {
+      assert.equal(delivery.attempts, 1, "refused at once, not retried");
+      assert.match(delivery.lastError, /internal address/);
+    }
+    assert.deepEqual(failed.map((d) => new URL(d.target).pathname).sort(), ["/literal", "/named"]);
+    assert.equal(hook.received.length, 0);
+  });
+});
