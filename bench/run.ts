@@ -13,6 +13,7 @@ import { authenticatedReadFigure } from "./figures/authenticated-read.ts";
 import { loginFigure } from "./figures/login.ts";
 import { reviewFigure } from "./figures/review.ts";
 import { rolloutFigure } from "./figures/rollout.ts";
+import { sqlFigure } from "./figures/sql.ts";
 import { pinSelfToGeneratorCores } from "./harness/cpu.ts";
 import { openBenchDatabase } from "./harness/database.ts";
 import { parseCommandLine, USAGE, type CommandLine } from "./harness/options.ts";
@@ -20,7 +21,7 @@ import { toJson, toTable } from "./harness/report.ts";
 import { misses } from "./harness/targets.ts";
 import { note, type BenchContext, type Figure, type Row } from "./harness/types.ts";
 
-const FIGURES: readonly Figure[] = [actuatorFigure, loginFigure, authenticatedReadFigure, auditLogFigure, reviewFigure, rolloutFigure];
+const FIGURES: readonly Figure[] = [actuatorFigure, loginFigure, authenticatedReadFigure, auditLogFigure, reviewFigure, rolloutFigure, sqlFigure];
 
 const commandLine = commandLineOrExit();
 if (commandLine.list) {
