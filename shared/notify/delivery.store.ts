@@ -40,13 +40,15 @@ export type DeliveryRow = z.infer<typeof listedRow>;
 
 const columns = sql.fragment`id::text as id, channel, event, target, status, attempts, last_error, create_time, sent_time`;
 
+const idRow = z.object({ id: z.coerce.number() });
+
 const jobKey = (id: number | string) => `notify:${id}`;
 
 /** Writes the deliveries and one job each, in the caller's transaction. */
 export async function insertDeliveries(tx: CommonQueryMethods, deliveries: readonly NewDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
   const rows = deliveries.map((d) => ({ ...d, eventTime: d.eventTime.toISOString() }));
-  const ids = await tx.anyFirst(sql.type(z.object({ id: z.coerce.number() }))`
+  const ids = await tx.anyFirst(sql.type(idRow)`
     insert into notification_delivery (channel, event, target, address, payload, event_time)
     select channel, event, target, address, payload, "eventTime"
     from jsonb_to_recordset(${sql.jsonb(rows as never)}) as r (channel text, event text, target text, address text, payload jsonb, "eventTime" timestamptz)
@@ -81,8 +83,8 @@ export async function recordFailure(tx: CommonQueryMethods, id: number, error: s
 
 /** Makes a FAILED delivery PENDING again with a fresh count of attempts and its job; false when it is not FAILED. */
 export async function requeueFailed(tx: CommonQueryMethods, id: number): Promise<boolean> {
-  const found = await tx.maybeOne(sql.type(z.object({ id: z.number() }))`
-    update notification_delivery set status = 'PENDING', attempts = 0, lease_until = null where id = ${id} and status = 'FAILED' returning id::int`);
+  const found = await tx.maybeOne(sql.type(idRow)`
+    update notification_delivery set status = 'PENDING', attempts = 0, lease_until = null where id = ${id} and status = 'FAILED' returning id`);
   if (found) await addJob(tx, "notify.deliver", { deliveryId: id }, { jobKey: jobKey(id) });
   return found !== null;
 }

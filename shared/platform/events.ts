@@ -12,6 +12,8 @@ import type { CommonQueryMethods } from "slonik";
 export interface NewDomainEvent {
   /** Its name, e.g. issue.approved. */
   event: string;
+  /** The capability that emits it (change, governance, identity). */
+  source: string;
   /** users/<login_id> of who caused it, or "system" for the server's own moves. */
   actor: string;
   /** What the event is about (a resource name). */

@@ -42,29 +42,19 @@ export type NewPipelineEvent = { [Name in PipelineEventName]: EventBase<Name> }[
 /** An event as subscribers receive it. */
 export type PipelineEvent = NewPipelineEvent & { time: Date };
 
-export type PipelineSubscriber = (tx: CommonQueryMethods, event: PipelineEvent) => Promise<void>;
+/** The events' source: the change capability. */
+const SOURCE = "change";
 
-/** The pipeline's event names, for telling its events from the others. */
-const PIPELINE_EVENTS: ReadonlySet<string> = new Set<PipelineEventName>([
-  "issue.created",
-  "issue.approvalRequested",
-  "issue.approved",
-  "issue.rejected",
-  "issue.commented",
-  "rollout.stageStarted",
-  "taskRun.failed",
-  "rollout.done",
-  "rollout.failed",
-]);
+export type PipelineSubscriber = (tx: CommonQueryMethods, event: PipelineEvent) => Promise<void>;
 
 /** Registers a subscriber for every pipeline event; answers the function that removes it. */
 export function subscribeToPipeline(subscriber: PipelineSubscriber): () => void {
   return subscribeToEvents(async (tx, event) => {
-    if (PIPELINE_EVENTS.has(event.event)) await subscriber(tx, event as PipelineEvent);
+    if (event.source === SOURCE) await subscriber(tx, event as PipelineEvent);
   });
 }
 
 /** Emits a pipeline event within the transaction `tx`. */
 export async function emit(tx: CommonQueryMethods, event: NewPipelineEvent): Promise<void> {
-  await emitEvent(tx, event);
+  await emitEvent(tx, { ...event, source: SOURCE });
 }

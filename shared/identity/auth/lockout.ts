@@ -58,7 +58,14 @@ export async function countFailure(tx: CommonQueryMethods, loginId: string, now 
 async function lockedOut(tx: CommonQueryMethods, loginId: string, lockedUntil: Date): Promise<void> {
   await revokeLoginIdSessions(tx, loginId);
   const user = userName(loginId);
-  await emitEvent(tx, { event: "user.locked", actor: "system", resource: user, title: `${user} locked after repeated failed sign-ins`, detail: { lockedUntil: lockedUntil.toISOString() } });
+  await emitEvent(tx, {
+    event: "user.locked",
+    source: "identity",
+    actor: "system",
+    resource: user,
+    title: `${user} locked after repeated failed sign-ins`,
+    detail: { lockedUntil: lockedUntil.toISOString() },
+  });
 }
 
 /**

@@ -41,6 +41,7 @@ export async function announcePauseChange(before: EmergencyPauseSetting, after: 
   const title = after.enabled ? `Emergency pause on: ${after.reason ?? ""}` : "Emergency pause off";
   await emitEvent(tx, {
     event: "emergencyPause.changed",
+    source: "governance",
     actor: updater,
     resource: "settings/EMERGENCY_PAUSE",
     title,
