@@ -3,14 +3,15 @@
 // the statement is one SELECT over plain tables (a column reference, qualified
 // or not, aliased or not; `*` by result column name), and the columns every
 // SELECT in it (subqueries, derived tables, CTEs, set operations included)
-// filters, joins, groups, orders or HAVINGs by. A column the tracer cannot
+// filters, joins, groups, orders, HAVINGs, partitions or orders a window by,
+// or makes DISTINCT (its row count tells how many values differ). A column the tracer cannot
 // place — qualified by a derived table, unqualified beside one, ordered in a
 // set operation — is untraced. Identifiers are lower-cased: MySQL compares
 // column names without case.
 import { mysqlTree } from "../guard/my-guard.ts";
 import type { ColumnSource, Lineage, TableRef } from "./lineage.ts";
 import { addOpaque, addTable, collectOutside, innerScope, placeColumn, type Scope, UNTRACED } from "./lineage-scope.ts";
-import { type OrderingItem, orderingSources, type Output } from "./ordering.ts";
+import { type OrderingItem, orderingSources, type Output, sourcesOf } from "./ordering.ts";
 
 type Node = Record<string, any>;
 
@@ -46,6 +47,7 @@ function visitSelect(select: Node, outer: Map<string, TableRef>, ctes: Set<strin
   lineage.predicates.push(...ordered, ...(setOp ? orders.map(() => UNTRACED) : []));
   const havingNames = columnRefs(select.having).filter((ref) => !ref.table);
   lineage.predicates.push(...orderingSources(havingNames, outputs, (ref) => ({ name: columnName(ref), sources: [] })));
+  lineage.predicates.push(...windowRefs(select).map((ref) => sourceOf(ref, scope)), ...(select.distinct ? sourcesOf(outputs) : []));
   for (const nested of nestedSelects({ ...select, _next: undefined, with: undefined })) visitSelect(nested, scope.aliases, ctes, lineage);
   for (const cte of (select.with ?? []) as Node[]) visitSelect(cte.stmt?.ast ?? cte.stmt, outer, ctes, lineage);
   if (select._next) visitSelect(select._next, outer, ctes, lineage, true);
@@ -92,6 +94,12 @@ function columnName(ref: Node): string | undefined {
 
 function lower(name: unknown): string {
   return String(name).toLowerCase();
+}
+
+/** The columns this SELECT's windows (inline or in its WINDOW clause) partition or order by. */
+function windowRefs(select: Node): Node[] {
+  const specs = collectOutside({ ...select, _next: undefined, with: undefined }, (node) => node.window_specification, (node) => node.type === "select");
+  return columnRefs(specs.map((spec) => [spec.partitionby, spec.orderby]));
 }
 
 /** Column references in a tree, not those of the SELECTs it holds. */

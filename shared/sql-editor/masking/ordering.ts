@@ -1,7 +1,8 @@
 // What a GROUP BY or ORDER BY item reads, on either engine: an ordinal is the
 // select list's entry at that place, and a bare name may be an output's alias
 // (`select email as e … order by e`) as well as a column of the tables — both
-// are kept, so a masked column cannot be sorted on under another name.
+// are kept, so a masked column cannot be sorted on under another name. A
+// DISTINCT ON item reads the same way.
 import type { ColumnSource } from "./lineage.ts";
 
 export interface Output {
@@ -29,6 +30,7 @@ function ordinalOutput(ordinal: number, outputs: readonly Output[]): Output {
   return untraced ? { name: undefined, source: { untraced: true } } : outputs[ordinal - 1]!;
 }
 
-function sourcesOf(outputs: readonly Output[]): ColumnSource[] {
+/** What the outputs read (a DISTINCT compares them all). */
+export function sourcesOf(outputs: readonly Output[]): ColumnSource[] {
   return outputs.flatMap((o) => (o.source === "constant" ? [] : [o.source]));
 }

@@ -3,14 +3,16 @@
 // column's source when the statement is one SELECT over plain tables (a
 // column reference, qualified by table or alias or not; `*` by result column
 // name), and the columns every SELECT in it — subqueries, derived tables,
-// CTEs, set operations' members — filters, joins, groups, orders or HAVINGs
-// by, each placed among the tables that SELECT sees. A column the tracer
+// CTEs, set operations' members — filters, joins, groups, orders, HAVINGs,
+// partitions or orders a window or an aggregate by, or makes DISTINCT (a
+// DISTINCT's row count tells how many values differ), each placed among the
+// tables that SELECT sees. A column the tracer
 // cannot place (qualified by a derived table, unqualified beside one,
 // ordering a set operation) is untraced.
 import { loadModule, parseSync } from "libpg-query";
 import type { ColumnSource, Lineage, TableRef } from "./lineage.ts";
 import { addOpaque, addTable, collectOutside, innerScope, placeColumn, type Scope, UNTRACED } from "./lineage-scope.ts";
-import { type OrderingItem, orderingSources, type Output } from "./ordering.ts";
+import { type OrderingItem, orderingSources, type Output, sourcesOf } from "./ordering.ts";
 
 type Node = Record<string, any>;
 
@@ -57,6 +59,7 @@ function visitSelect(select: Node, outer: Map<string, TableRef>, trace: Trace, i
   const ordered = orderingSources(inSetOp ? select.groupClause ?? [] : [...(select.groupClause ?? []), ...orders], outputs, read);
   const havingNames = orderingSources(columnRefs(select.havingClause), outputs, (ref) => ({ name: bareName(ref), sources: [] }));
   trace.lineage.predicates.push(...refs.map((ref) => sourceOf(ref, scope)), ...usings, ...ordered, ...havingNames, ...(inSetOp ? orders.map(() => UNTRACED) : []));
+  trace.lineage.predicates.push(...windowRefs(select).map((ref) => sourceOf(ref, scope)), ...distinctSources(select, outputs, read));
   const held = { targetList: select.targetList, fromClause: select.fromClause, whereClause: select.whereClause, havingClause: select.havingClause, groupClause: select.groupClause, orders };
   for (const nested of nestedSelects(held)) visitSelect(nested, scope.aliases, trace);
   return scope;
@@ -96,6 +99,19 @@ function orderingItem(node: Node, scope: Scope): OrderingItem {
   if (ordinal) return { ordinal: ordinal.ival ?? 0 };
   const ref = node["ColumnRef"] as Node | undefined;
   return { name: ref ? bareName(ref) : undefined, sources: columnRefs(node).map((r) => sourceOf(r, scope)) };
+}
+
+/** The columns windows (named or inline) partition or order by, and aggregates order by, in this SELECT. */
+function windowRefs(select: Node): Node[] {
+  const windows = collectOutside(select, (node) => node["WindowDef"] ?? (node["FuncCall"] && [node["FuncCall"].over, node["FuncCall"].agg_order]), (node) => Boolean(node["SelectStmt"]));
+  return columnRefs(windows);
+}
+
+/** DISTINCT compares every output; DISTINCT ON its items (read as ORDER BY's). */
+function distinctSources(select: Node, outputs: Output[], read: (node: Node) => OrderingItem): ColumnSource[] {
+  const items = (select.distinctClause ?? []) as Node[];
+  const plain = items.length > 0 && Object.keys(items[0]!).length === 0;
+  return plain ? sourcesOf(outputs) : orderingSources(items, outputs, read);
 }
 
 function bareName(ref: Node): string | undefined {

@@ -7,7 +7,9 @@
 // that cannot be traced is fully masked when the statement reads a sensitive
 // column at all; a predicate on a column that cannot be traced refuses a
 // statement that reads a sensitive column (it might be one). MySQL compares
-// column names without case, so its names are compared lower-cased.
+// column names without case, so its names are compared lower-cased. A
+// relation that is not a table of the synced metadata (a view, say) is read
+// as if all its columns were sensitive: shown masked, refused in predicates.
 import type { CommonQueryMethods } from "slonik";
 import { getDatabase, parseDatabaseName } from "../../inventory/index.ts";
 import { invalidArgument, quoted } from "../../platform/index.ts";
@@ -20,6 +22,7 @@ import { postgresLineage } from "./pg-lineage.ts";
 import { cellText } from "./cell-text.ts";
 import { type ColumnMask, columnKey, sensitiveColumns, type SensitiveColumns } from "./sensitive-columns.ts";
 import { FULL_MASK } from "./masking-algorithms.ts";
+import { isKnownTable, type KnownTables, knownTables, UNKNOWN_RELATION } from "./known-tables.ts";
 
 export interface MaskingReason {
   semanticType: string;
@@ -37,6 +40,12 @@ export interface MaskingRequest {
 /** Masks a statement's result in place; answers, per column, why it was masked ("" reason: shown as is). */
 export type ResultMasker = (result: { statement: string; columns: Column[]; rows: Row[] }) => MaskingReason[];
 
+/** The columns the caller may not see, and the tables outside which every relation counts as hiding them all. */
+interface Hidden {
+  columns: SensitiveColumns;
+  tables: KnownTables;
+}
+
 const UNTRACED: ColumnMask = { semanticType: "", reason: "cannot be traced to one column, and the statement reads sensitive columns", mask: () => FULL_MASK };
 
 /** The masker of the call, or undefined when nothing is hidden from the caller; refuses predicates on hidden columns. */
@@ -48,7 +57,8 @@ export async function prepareMasking(db: CommonQueryMethods, request: MaskingReq
   const found = await sensitiveColumns(db, database, catalog, request.caller.slice("users/".length));
   if (found.size === 0) return undefined;
   const postgres = database.engine === "POSTGRES";
-  const sensitive = postgres ? found : new Map([...found].map(([key, mask]) => [key.toLowerCase(), mask]));
+  const columns = postgres ? found : new Map([...found].map(([key, mask]) => [key.toLowerCase(), mask]));
+  const sensitive: Hidden = { columns, tables: await knownTables(db, ref, !postgres) };
   const lineages = new Map<string, Lineage | undefined>();
   for (const statement of await readStatements(database.engine, request.statement)) {
     const lineage = postgres ? await postgresLineage(statement, request.schema || "public") : mysqlLineage(statement);
@@ -58,18 +68,21 @@ export async function prepareMasking(db: CommonQueryMethods, request: MaskingReq
   return (result) => maskResult(result, lineages.get(result.statement), sensitive);
 }
 
-function refuseHiddenPredicates(lineage: Lineage, sensitive: SensitiveColumns): void {
-  const clauses = "WHERE, JOIN ON, GROUP BY, ORDER BY or HAVING";
+function refuseHiddenPredicates(lineage: Lineage, sensitive: Hidden): void {
+  const clauses = "WHERE, JOIN ON, GROUP BY, ORDER BY or HAVING, a window's PARTITION BY or ORDER BY, or DISTINCT";
   for (const source of lineage.predicates) {
     if (source.untraced && readsSensitive(lineage, sensitive)) {
       throw invalidArgument(`statement: a column in ${clauses} cannot be traced to its table, and the statement reads masked columns: it might be one of them`);
     }
     const hidden = maskFor(source, lineage, sensitive);
+    if (hidden === UNKNOWN_RELATION) {
+      throw invalidArgument(`statement: column ${quoted(source.column ?? "?")} in ${clauses} is read through a view or unknown relation, and cannot be traced to the columns it shows: it might be a masked one`);
+    }
     if (hidden) throw invalidArgument(`statement: column ${quoted(source.column ?? "?")} is masked (${hidden.reason}) and cannot be used in ${clauses}`);
   }
 }
 
-function maskResult(result: { columns: Column[]; rows: Row[] }, lineage: Lineage | undefined, sensitive: SensitiveColumns): MaskingReason[] {
+function maskResult(result: { columns: Column[]; rows: Row[] }, lineage: Lineage | undefined, sensitive: Hidden): MaskingReason[] {
   const masks = result.columns.map((column, i) => columnMaskOf(column.name, i, result.columns.length, lineage, sensitive));
   masks.forEach((mask, i) => {
     if (!mask) return;
@@ -79,7 +92,7 @@ function maskResult(result: { columns: Column[]; rows: Row[] }, lineage: Lineage
   return masks.map((mask) => ({ semanticType: mask?.semanticType ?? "", reason: mask?.reason ?? "" }));
 }
 
-function columnMaskOf(name: string, index: number, count: number, lineage: Lineage | undefined, sensitive: SensitiveColumns): ColumnMask | undefined {
+function columnMaskOf(name: string, index: number, count: number, lineage: Lineage | undefined, sensitive: Hidden): ColumnMask | undefined {
   if (lineage && !readsSensitive(lineage, sensitive)) return undefined;
   if (!lineage?.outputs || (!lineage.star && lineage.outputs.length !== count)) return UNTRACED;
   const source = lineage.star ? { column: lineage.caseless ? name.toLowerCase() : name } : lineage.outputs[index]!;
@@ -87,16 +100,17 @@ function columnMaskOf(name: string, index: number, count: number, lineage: Linea
   return source.untraced ? UNTRACED : maskFor(source, lineage, sensitive);
 }
 
-function readsSensitive(lineage: Lineage, sensitive: SensitiveColumns): boolean {
-  return lineage.tables.some((t) => [...sensitive.keys()].some((key) => key.startsWith(`${t.schema}.${t.table}.`)));
+function readsSensitive(lineage: Lineage, sensitive: Hidden): boolean {
+  return lineage.tables.some((t) => !isKnownTable(t, sensitive.tables) || [...sensitive.columns.keys()].some((key) => key.startsWith(`${t.schema}.${t.table}.`)));
 }
 
 /** The mask of a traced column: its table's, or for an unqualified one the first of the statement's tables that hides it. */
-function maskFor(source: ColumnSource, lineage: Lineage, sensitive: SensitiveColumns): ColumnMask | undefined {
+function maskFor(source: ColumnSource, lineage: Lineage, sensitive: Hidden): ColumnMask | undefined {
   if (source.untraced) return undefined;
   const tables = source.table ? [source.table] : lineage.tables;
   for (const table of tables) {
-    const mask = sensitive.get(columnKey(table.schema, table.table, source.column));
+    if (!isKnownTable(table, sensitive.tables)) return UNKNOWN_RELATION;
+    const mask = sensitive.columns.get(columnKey(table.schema, table.table, source.column));
     if (mask) return mask;
   }
   return undefined;
