@@ -65,7 +65,7 @@ describe("masked Query results on MariaDB", () => {
       ["select concat(name, 'x') as shout, id from person", ["******", "1"]],
       ["select (select name from person limit 1) as n, id from person", ["******", "1"]],
       ["select d.name, d.id from (select name, id from person) d", ["******", "******"]],
-      ["select name, id from person union select label, id from note", ["******", "******"]],
+      ["select name, id from person union all select label, id from note", ["******", "******"]],
     ];
     for (const [statement, expected] of cases) {
       const reply = await query(statement);

@@ -4,26 +4,35 @@
 // or not, aliased or not; `*` by result column name), and the columns every
 // SELECT in it (subqueries, derived tables, CTEs, set operations included)
 // filters, joins, groups, orders, HAVINGs, partitions or orders a window by,
-// or makes DISTINCT (its row count tells how many values differ). A column the tracer cannot
+// or makes DISTINCT (its row count tells how many values differ) — as a set
+// operation other than UNION ALL does with its members' outputs — and
+// GROUP_CONCAT orders by. A table qualified by another database is not one of
+// this database's: it is kept under that name, an unknown relation. A column the tracer cannot
 // place — qualified by a derived table, unqualified beside one, ordered in a
 // set operation — is untraced. Identifiers are lower-cased: MySQL compares
 // column names without case.
 import { mysqlTree } from "../guard/my-guard.ts";
 import type { ColumnSource, Lineage, TableRef } from "./lineage.ts";
 import { addOpaque, addTable, collectOutside, innerScope, placeColumn, type Scope, UNTRACED } from "./lineage-scope.ts";
-import { type OrderingItem, orderingSources, type Output, sourcesOf } from "./ordering.ts";
+import { type OrderingItem, orderingSources, type Output, type SetOp, sourcesOf } from "./ordering.ts";
 
 type Node = Record<string, any>;
 
+/** The CTEs a statement defines, and the database it runs in. */
+interface Names {
+  ctes: Set<string>;
+  database: string;
+}
+
 /** The lineage of a read; undefined when the statement has no tree (a SHOW the grammars lack). */
-export function mysqlLineage(statement: string): Lineage | undefined {
+export function mysqlLineage(statement: string, database: string): Lineage | undefined {
   const parsed = mysqlTree(statement);
   if (typeof parsed === "string") return undefined;
   const top = (parsed.type === "explain" ? parsed.expr : parsed) as Node | undefined;
   const lineage: Lineage = { tables: [], outputs: undefined, star: false, predicates: [], caseless: true };
   if (top?.type !== "select") return lineage;
   const ctes = new Set(((top.with ?? []) as Node[]).map((cte) => lower(cte.name?.value ?? cte.name)));
-  const scope = visitSelect(top, new Map(), ctes, lineage);
+  const scope = visitSelect(top, new Map(), { ctes, database }, lineage);
   if (!top._next && !scope.opaque) {
     lineage.outputs = outputsOf(top, scope).map((output) => output.source);
     lineage.star = (top.columns as Node[]).some((c) => c.expr?.type === "column_ref" && c.expr.column === "*");
@@ -32,8 +41,8 @@ export function mysqlLineage(statement: string): Lineage | undefined {
 }
 
 /** Adds a SELECT's tables and predicates (and those of the SELECTs it holds) to the lineage; answers its scope. */
-function visitSelect(select: Node, outer: Map<string, TableRef>, ctes: Set<string>, lineage: Lineage, inSetOp = false): Scope {
-  const scope = scopeOf(select, outer, ctes);
+function visitSelect(select: Node, outer: Map<string, TableRef>, names: Names, lineage: Lineage, inSetOp?: SetOp): Scope {
+  const scope = scopeOf(select, outer, names);
   lineage.tables.push(...scope.own);
   const refs = [select.where, select.having, ...(select.from ?? []).map((item: Node) => item.on)].flatMap(columnRefs);
   const usings = (select.from ?? []).flatMap((item: Node) => (item.using ?? []).map((u: Node) => ({ column: u.value ?? u })));
@@ -42,22 +51,30 @@ function visitSelect(select: Node, outer: Map<string, TableRef>, ctes: Set<strin
   const orders: Node[] = [...(select.orderby ?? []), ...(select._orderby ?? [])].map((o: Node) => o.expr);
   const outputs = outputsOf(select, scope);
   // A set operation's ORDER BY names the combined result's columns, which are not followed.
-  const setOp = inSetOp || Boolean(select._next);
-  const ordered = orderingSources(setOp ? groupings : [...groupings, ...orders], outputs, (node) => orderingItem(node, scope));
-  lineage.predicates.push(...ordered, ...(setOp ? orders.map(() => UNTRACED) : []));
+  const setOp = inSetOp ?? (select._next ? setOpOf(select) : undefined);
+  const ordered = orderingSources(setOp !== undefined ? groupings : [...groupings, ...orders], outputs, (node) => orderingItem(node, scope));
+  lineage.predicates.push(...ordered, ...(setOp !== undefined ? orders.map(() => UNTRACED) : []));
   const havingNames = columnRefs(select.having).filter((ref) => !ref.table);
   lineage.predicates.push(...orderingSources(havingNames, outputs, (ref) => ({ name: columnName(ref), sources: [] })));
-  lineage.predicates.push(...windowRefs(select).map((ref) => sourceOf(ref, scope)), ...(select.distinct ? sourcesOf(outputs) : []));
-  for (const nested of nestedSelects({ ...select, _next: undefined, with: undefined })) visitSelect(nested, scope.aliases, ctes, lineage);
-  for (const cte of (select.with ?? []) as Node[]) visitSelect(cte.stmt?.ast ?? cte.stmt, outer, ctes, lineage);
-  if (select._next) visitSelect(select._next, outer, ctes, lineage, true);
+  lineage.predicates.push(...windowRefs(select).map((ref) => sourceOf(ref, scope)), ...(select.distinct || setOp === "compares" ? sourcesOf(outputs) : []));
+  for (const nested of nestedSelects({ ...select, _next: undefined, with: undefined })) visitSelect(nested, scope.aliases, names, lineage);
+  for (const cte of (select.with ?? []) as Node[]) visitSelect(cte.stmt?.ast ?? cte.stmt, outer, names, lineage);
+  if (select._next) visitSelect(select._next, outer, names, lineage, setOp);
   return scope;
 }
 
-function scopeOf(select: Node, outer: Map<string, TableRef>, ctes: Set<string>): Scope {
+/** A set operation's rows: "compares" when one of its operators is not UNION ALL (MySQL lets a UNION DISTINCT de-duplicate the members before it). */
+function setOpOf(select: Node): SetOp {
+  for (let member: Node | undefined = select; member?._next; member = member._next) {
+    if (String(member.set_op).toLowerCase() !== "union all") return "compares";
+  }
+  return "keeps";
+}
+
+function scopeOf(select: Node, outer: Map<string, TableRef>, names: Names): Scope {
   const scope = innerScope(outer);
   for (const item of (select.from ?? []) as Node[]) {
-    if (typeof item.table === "string" && !ctes.has(lower(item.table))) addTable(scope, lower(item.as ?? item.table), { schema: "", table: lower(item.table) });
+    if (typeof item.table === "string" && !names.ctes.has(lower(item.table))) addTable(scope, lower(item.as ?? item.table), tableRef(item, names.database));
     else if (item.type !== "dual") addOpaque(scope, item.as ? lower(item.as) : undefined);
   }
   return scope;
@@ -82,6 +99,11 @@ function orderingItem(node: Node, scope: Scope): OrderingItem {
   return node?.type === "column_ref" && !node.table ? { name: columnName(node) ?? "", sources } : { sources };
 }
 
+/** This database's tables have no schema; another database's name stays, so it is no known table. */
+function tableRef(item: Node, database: string): TableRef {
+  return { schema: item.db && item.db !== database ? `${item.db}` : "", table: lower(item.table) };
+}
+
 function sourceOf(ref: Node, scope: Scope): ColumnSource {
   const column = columnName(ref);
   return column ? placeColumn(scope, ref.table ? lower(ref.table) : undefined, column) : UNTRACED;
@@ -96,9 +118,10 @@ function lower(name: unknown): string {
   return String(name).toLowerCase();
 }
 
-/** The columns this SELECT's windows (inline or in its WINDOW clause) partition or order by. */
+/** The columns this SELECT's windows (inline or in its WINDOW clause) partition or order by, and GROUP_CONCAT orders by. */
 function windowRefs(select: Node): Node[] {
-  const specs = collectOutside({ ...select, _next: undefined, with: undefined }, (node) => node.window_specification, (node) => node.type === "select");
+  const pick = (node: Node) => node.window_specification ?? (node.type === "aggr_func" && node.args?.orderby ? { orderby: node.args.orderby } : undefined);
+  const specs = collectOutside({ ...select, _next: undefined, with: undefined }, pick, (node) => node.type === "select");
   return columnRefs(specs.map((spec) => [spec.partitionby, spec.orderby]));
 }
 

@@ -13,6 +13,9 @@ export interface Output {
   star?: boolean;
 }
 
+/** A SELECT is a set operation's member: "compares" when the operation compares members' rows (UNION, INTERSECT, EXCEPT — all but UNION ALL), as DISTINCT does. */
+export type SetOp = "keeps" | "compares";
+
 export type OrderingItem = { ordinal: number } | { name?: string; sources: ColumnSource[] };
 
 export function orderingSources<N>(items: readonly N[], outputs: readonly Output[], read: (item: N) => OrderingItem): ColumnSource[] {

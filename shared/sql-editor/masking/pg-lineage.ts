@@ -5,14 +5,15 @@
 // name), and the columns every SELECT in it — subqueries, derived tables,
 // CTEs, set operations' members — filters, joins, groups, orders, HAVINGs,
 // partitions or orders a window or an aggregate by, or makes DISTINCT (a
-// DISTINCT's row count tells how many values differ), each placed among the
+// DISTINCT's row count tells how many values differ; a set operation other
+// than UNION ALL compares its members' outputs so), each placed among the
 // tables that SELECT sees. A column the tracer
 // cannot place (qualified by a derived table, unqualified beside one,
 // ordering a set operation) is untraced.
 import { loadModule, parseSync } from "libpg-query";
 import type { ColumnSource, Lineage, TableRef } from "./lineage.ts";
 import { addOpaque, addTable, collectOutside, innerScope, placeColumn, type Scope, UNTRACED } from "./lineage-scope.ts";
-import { type OrderingItem, orderingSources, type Output, sourcesOf } from "./ordering.ts";
+import { type OrderingItem, orderingSources, type Output, type SetOp, sourcesOf } from "./ordering.ts";
 
 type Node = Record<string, any>;
 
@@ -40,12 +41,13 @@ export async function postgresLineage(statement: string, defaultSchema: string):
 }
 
 /** Adds a SELECT's tables and predicates (and those of the SELECTs it holds) to the lineage; answers its scope. */
-function visitSelect(select: Node, outer: Map<string, TableRef>, trace: Trace, inSetOp = false): Scope {
+function visitSelect(select: Node, outer: Map<string, TableRef>, trace: Trace, inSetOp?: SetOp): Scope {
   for (const cte of (select.withClause?.ctes ?? []) as Node[]) trace.ctes.add(cte["CommonTableExpr"].ctename);
   for (const cte of (select.withClause?.ctes ?? []) as Node[]) visitSelect(cte["CommonTableExpr"].ctequery["SelectStmt"], outer, trace);
   const orders = ((select.sortClause ?? []) as Node[]).map((sort) => sort["SortBy"].node);
   if (select.op !== "SETOP_NONE") {
-    for (const member of [select.larg, select.rarg]) visitSelect(member, outer, trace, true);
+    const compares = inSetOp === "compares" || select.op !== "SETOP_UNION" || !select.all;
+    for (const member of [select.larg, select.rarg]) visitSelect(member, outer, trace, compares ? "compares" : "keeps");
     trace.lineage.predicates.push(...orders.map(() => UNTRACED));
     return { ...innerScope(outer), opaque: true };
   }
@@ -56,10 +58,10 @@ function visitSelect(select: Node, outer: Map<string, TableRef>, trace: Trace, i
   const refs = [select.whereClause, select.havingClause, ...joins.map((join) => join.quals)].flatMap(columnRefs);
   const usings = joins.flatMap((join) => (join.usingClause ?? []).map((u: Node) => placeColumn(scope, undefined, u["String"].sval)));
   const read = (node: Node) => orderingItem(node, scope);
-  const ordered = orderingSources(inSetOp ? select.groupClause ?? [] : [...(select.groupClause ?? []), ...orders], outputs, read);
+  const ordered = orderingSources(inSetOp !== undefined ? select.groupClause ?? [] : [...(select.groupClause ?? []), ...orders], outputs, read);
   const havingNames = orderingSources(columnRefs(select.havingClause), outputs, (ref) => ({ name: bareName(ref), sources: [] }));
-  trace.lineage.predicates.push(...refs.map((ref) => sourceOf(ref, scope)), ...usings, ...ordered, ...havingNames, ...(inSetOp ? orders.map(() => UNTRACED) : []));
-  trace.lineage.predicates.push(...windowRefs(select).map((ref) => sourceOf(ref, scope)), ...distinctSources(select, outputs, read));
+  trace.lineage.predicates.push(...refs.map((ref) => sourceOf(ref, scope)), ...usings, ...ordered, ...havingNames, ...(inSetOp !== undefined ? orders.map(() => UNTRACED) : []));
+  trace.lineage.predicates.push(...windowRefs(select).map((ref) => sourceOf(ref, scope)), ...distinctSources(select, outputs, read), ...(inSetOp === "compares" ? sourcesOf(outputs) : []));
   const held = { targetList: select.targetList, fromClause: select.fromClause, whereClause: select.whereClause, havingClause: select.havingClause, groupClause: select.groupClause, orders };
   for (const nested of nestedSelects(held)) visitSelect(nested, scope.aliases, trace);
   return scope;

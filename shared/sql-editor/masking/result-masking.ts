@@ -61,7 +61,7 @@ export async function prepareMasking(db: CommonQueryMethods, request: MaskingReq
   const sensitive: Hidden = { columns, tables: await knownTables(db, ref, !postgres) };
   const lineages = new Map<string, Lineage | undefined>();
   for (const statement of await readStatements(database.engine, request.statement)) {
-    const lineage = postgres ? await postgresLineage(statement, request.schema || "public") : mysqlLineage(statement);
+    const lineage = postgres ? await postgresLineage(statement, request.schema || "public") : mysqlLineage(statement, ref.name);
     if (lineage) refuseHiddenPredicates(lineage, sensitive);
     lineages.set(statement, lineage);
   }
@@ -69,7 +69,7 @@ export async function prepareMasking(db: CommonQueryMethods, request: MaskingReq
 }
 
 function refuseHiddenPredicates(lineage: Lineage, sensitive: Hidden): void {
-  const clauses = "WHERE, JOIN ON, GROUP BY, ORDER BY or HAVING, a window's PARTITION BY or ORDER BY, or DISTINCT";
+  const clauses = "WHERE, JOIN ON, GROUP BY, ORDER BY or HAVING, a window's PARTITION BY or ORDER BY, or DISTINCT (or UNION, INTERSECT, EXCEPT)";
   for (const source of lineage.predicates) {
     if (source.untraced && readsSensitive(lineage, sensitive)) {
       throw invalidArgument(`statement: a column in ${clauses} cannot be traced to its table, and the statement reads masked columns: it might be one of them`);
