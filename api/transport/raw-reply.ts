@@ -2,6 +2,7 @@
 // Fastify's send, as connect-fastify does: the headers hooks set on the reply
 // (the correlation id), then the answer's own. A string body goes out with
 // the headers in one write (a buffer takes a writev of two).
+import { finished } from "node:stream/promises";
 import type { FastifyReply } from "fastify";
 
 export function writeRaw(reply: FastifyReply, status: number, header: Headers, body: Uint8Array | string | undefined, trailer?: Headers): Promise<void> {
@@ -14,7 +15,12 @@ export function writeRaw(reply: FastifyReply, status: number, header: Headers, b
     res.addTrailers(nodeHeaders(trailer));
     body = undefined;
   }
-  return new Promise((resolve) => res.end(body, resolve));
+  res.end(body);
+  // Settled when the answer is out or the client is gone: `end`'s callback waits for a finish a destroyed response never emits.
+  return finished(res).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 function nodeHeaders(headers: Headers): Record<string, string | string[]> {
