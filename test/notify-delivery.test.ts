@@ -201,6 +201,9 @@ describe("MONITORING webhook deliveries", () => {
     assert.ok(failedOnes.every((d: Json) => d.status === "FAILED"));
     const byEvent = (await ok("GET", `/v1/notificationDeliveries?filter=${encodeURIComponent('event="emergencyPause.changed" AND status=SENT')}`)).notificationDeliveries as Json[];
     assert.equal(byEvent.length, all.filter((d) => d.status === "SENT").length);
+    // Every delivery here is of emergencyPause.changed: another event's filter must find none.
+    const otherEvent = (await ok("GET", `/v1/notificationDeliveries?filter=${encodeURIComponent('event="issue.created"')}`)).notificationDeliveries;
+    assert.equal(otherEvent, undefined);
     const future = (await ok("GET", `/v1/notificationDeliveries?filter=${encodeURIComponent("create_time>2999-01-01T00:00:00Z")}`)).notificationDeliveries;
     assert.equal(future, undefined);
     const seen: string[] = [];

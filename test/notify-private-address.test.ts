@@ -59,6 +59,8 @@ describe("webhooks and private addresses", () => {
       "https://10.1.2.3/x",
       "http://192.168.0.10/x",
       "http://[::ffff:127.0.0.1]/x",
+      "http://[::127.0.0.1]/x",
+      "http://[64:ff9b::7f00:1]/x",
       "ftp://example.com/x",
     ]) {
       const reply = await monitor("strict", ["https://93.184.216.34/ok", url]);

@@ -4,7 +4,7 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { SettingService } from "../../shared/gen/svc/v1/setting_service_pb.js";
 import type { Db, SecretBox } from "../../shared/platform/index.ts";
 import { listDeliveryPage, retryDelivery, testMonitoringWebhooks } from "../../shared/notify/index.ts";
-import { auditScope } from "../transport/audit-scope.ts";
+import { auditAtEndScope, auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { toNotificationDelivery } from "./notification-delivery-convert.ts";
 
@@ -29,9 +29,8 @@ export function notificationHandlers(deps: NotificationDeps): Handlers {
       return toNotificationDelivery(await retryDelivery(audit.tx, req.name));
     },
     async testMonitoringSetting(_req, context) {
-      const audit = auditScope(context);
-      audit.resource = "settings/MONITORING";
-      return { results: await testMonitoringWebhooks(audit.tx, deps.secrets, deps.webhookAllowPrivate, callerOf(context).name) };
+      auditAtEndScope(context).resource = "settings/MONITORING";
+      return { results: await testMonitoringWebhooks(deps.db, deps.secrets, deps.webhookAllowPrivate, callerOf(context).name) };
     },
   };
 }

@@ -14,25 +14,14 @@ for (const [network, prefix] of [
   ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16],
   ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
 ] as const) INTERNAL.addSubnet(network, prefix, "ipv4");
-for (const [network, prefix] of [["::", 127], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) INTERNAL.addSubnet(network, prefix, "ipv6");
+// ::/96 also holds the IPv4-compatible forms (::127.0.0.1), 64:ff9b::/96 the NAT64 ones (64:ff9b::7f00:1).
+for (const [network, prefix] of [["::", 96], ["64:ff9b::", 96], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) INTERNAL.addSubnet(network, prefix, "ipv6");
 
 /** Whether an IP address is loopback, link-local, private, shared, multicast or unspecified (IPv4-mapped IPv6 addresses are checked as their IPv4 address by BlockList). */
 export function isInternalAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
   return INTERNAL.check(address, family === 4 ? "ipv4" : "ipv6");
-}
-
-/** An http(s) URL, or invalid_argument naming `path`. */
-export function parseWebhookUrl(value: string, path: string): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (url?.protocol !== "http:" && url?.protocol !== "https:") throw invalidArgument(`${path} must be an http(s) URL, got ${quoted(value)}`);
-  return url;
 }
 
 /** The URL's host without the brackets of an IPv6 literal. */

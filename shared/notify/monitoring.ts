@@ -6,7 +6,7 @@
 import { createHmac } from "node:crypto";
 import type { MonitoringSetting, MonitoringSetting_Webhook } from "../gen/svc/store/setting_integrations_pb.js";
 import type { CommonQueryMethods } from "slonik";
-import { effectiveSetting, findSettingRows } from "../governance/index.ts";
+import { readSetting, storedSettings } from "../governance/index.ts";
 import type { SecretBox } from "../platform/index.ts";
 import type { Channel } from "./channel.ts";
 import { shownUrl } from "./payload.ts";
@@ -15,9 +15,9 @@ import { postJson, type WebhookAnswer } from "./webhook-post.ts";
 
 export type Webhook = MonitoringSetting_Webhook & { url: string };
 
-/** The webhooks that take `event`. */
-export function webhooksFor(setting: MonitoringSetting, event: string): Webhook[] {
-  return setting.webhooks.filter((hook): hook is Webhook => !!hook.url && (hook.events.length === 0 || hook.events.includes(event)));
+/** The webhooks that take `event`; every webhook when no event is named (a test message). */
+export function webhooksFor(setting: MonitoringSetting, event?: string): Webhook[] {
+  return setting.webhooks.filter((hook): hook is Webhook => !!hook.url && (event === undefined || hook.events.length === 0 || hook.events.includes(event)));
 }
 
 export interface SignedPost {
@@ -33,8 +33,9 @@ export async function postToWebhook(hook: Webhook, post: SignedPost, secrets: Se
   return postJson(hook.url, post.body, headers, { allowPrivate });
 }
 
-async function monitoringSetting(db: CommonQueryMethods): Promise<MonitoringSetting> {
-  return effectiveSetting("MONITORING", (await findSettingRows(db, ["MONITORING"])).get("MONITORING")?.value);
+/** The MONITORING setting as stored now (not a process's cached copy). */
+export function monitoringSetting(db: CommonQueryMethods): Promise<MonitoringSetting> {
+  return readSetting(storedSettings(db), "MONITORING");
 }
 
 export const monitoringChannel: Channel = {

@@ -4,7 +4,7 @@
 // without its change and no change without its event. Nothing here leaves
 // the process: the worker sends.
 import type { CommonQueryMethods } from "slonik";
-import { effectiveSetting, findSettingRows, overlayExternalUrl } from "../governance/index.ts";
+import { readWorkspaceProfile, storedSettings, withExternalUrlFlag } from "../governance/index.ts";
 import { type DomainEvent, subscribeToEvents } from "../platform/index.ts";
 import type { Channel } from "./channel.ts";
 import { insertDeliveries, type NewDelivery } from "./delivery.store.ts";
@@ -43,6 +43,5 @@ async function enqueueDeliveries(tx: CommonQueryMethods, event: DomainEvent, opt
 }
 
 async function externalUrl(tx: CommonQueryMethods, flag: string | undefined): Promise<string> {
-  const stored = (await findSettingRows(tx, ["WORKSPACE_PROFILE"])).get("WORKSPACE_PROFILE")?.value;
-  return effectiveSetting("WORKSPACE_PROFILE", overlayExternalUrl(stored, flag)).externalUrl ?? "";
+  return (await readWorkspaceProfile(withExternalUrlFlag(storedSettings(tx), flag))).externalUrl;
 }

@@ -3,7 +3,7 @@
 // IP, or a name that resolves to one — unless --webhook-allow-private.
 import type { MonitoringSetting } from "../gen/svc/store/setting_integrations_pb.js";
 import { settingRule, type SettingRule } from "../governance/index.ts";
-import { parseWebhookUrl, refuseInternalUrl } from "./address-guard.ts";
+import { refuseInternalUrl } from "./address-guard.ts";
 
 export interface NotifyRuleOptions {
   allowPrivate: boolean;
@@ -14,9 +14,7 @@ export function notifySettingRules(options: NotifyRuleOptions): SettingRule[] {
 }
 
 async function checkWebhookAddresses(value: MonitoringSetting, options: NotifyRuleOptions): Promise<void> {
-  for (const [i, hook] of value.webhooks.entries()) {
-    const path = `monitoring.webhooks[${i}].url`;
-    const url = parseWebhookUrl(hook.url ?? "", path);
-    if (!options.allowPrivate) await refuseInternalUrl(url, path);
-  }
+  if (options.allowPrivate) return;
+  // The setting's own validation, which runs first, made each url an http(s) URL.
+  for (const [i, hook] of value.webhooks.entries()) await refuseInternalUrl(new URL(hook.url!), `monitoring.webhooks[${i}].url`);
 }

@@ -3,10 +3,10 @@
 // receiver said (or why nothing was said). Nothing enters the delivery log.
 import { randomUUID } from "node:crypto";
 import type { CommonQueryMethods } from "slonik";
-import { effectiveSetting, findSettingRows } from "../governance/index.ts";
 import { failedPrecondition, type SecretBox } from "../platform/index.ts";
-import { postToWebhook, type Webhook } from "./monitoring.ts";
+import { monitoringSetting, postToWebhook, webhooksFor, type Webhook } from "./monitoring.ts";
 import { shownUrl } from "./payload.ts";
+import { outcomeOf } from "./retry-policy.ts";
 
 export const TEST_EVENT = "test";
 
@@ -19,8 +19,7 @@ export interface WebhookTestResult {
 }
 
 export async function testMonitoringWebhooks(db: CommonQueryMethods, secrets: SecretBox, allowPrivate: boolean, actor: string): Promise<WebhookTestResult[]> {
-  const setting = effectiveSetting("MONITORING", (await findSettingRows(db, ["MONITORING"])).get("MONITORING")?.value);
-  const hooks = setting.webhooks.filter((hook): hook is Webhook => !!hook.url);
+  const hooks = webhooksFor(await monitoringSetting(db));
   if (hooks.length === 0) throw failedPrecondition("settings/MONITORING has no webhook to test");
   const body = JSON.stringify({ event: TEST_EVENT, time: new Date().toISOString(), actor, resource: "settings/MONITORING", title: "Test message", link: "", detail: {} });
   return Promise.all(hooks.map((hook) => testOne(hook, body, secrets, allowPrivate)));
@@ -30,7 +29,7 @@ async function testOne(hook: Webhook, body: string, secrets: SecretBox, allowPri
   const url = shownUrl(hook.url);
   try {
     const answer = await postToWebhook(hook, { event: TEST_EVENT, deliveryId: randomUUID(), body }, secrets, allowPrivate);
-    return { url, status: answer.status, body: answer.body, error: answer.status >= 200 && answer.status < 300 ? "" : `HTTP ${answer.status}` };
+    return { url, status: answer.status, body: answer.body, error: outcomeOf(answer).kind === "sent" ? "" : `HTTP ${answer.status}` };
   } catch (error) {
     return { url, status: 0, body: "", error: (error as Error).message };
   }
