@@ -19,7 +19,7 @@ import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { createInstanceOk, createPgTarget, eventually, pgAdminSource, testSecrets } from "./helpers/instances.ts";
 import { quietLogger } from "./helpers/logger.ts";
-import { restClient } from "./helpers/rest.ts";
+import { restAs, restClient } from "./helpers/rest.ts";
 import { signIn, signInFirstAdmin } from "./helpers/sessions.ts";
 import { ADMIN, makeUser } from "./helpers/users.ts";
 
@@ -35,10 +35,7 @@ describe("issue approval", () => {
   const token: Partial<Record<User, string>> = {};
   const cleanups: (() => Promise<unknown>)[] = [];
   const db = { test: "", prod: "" };
-  const call = async (method: string, path: string, body?: unknown, as: User = "admin") => {
-    const reply = await rest<Json>(method, path, { token: token[as], body });
-    return { ...reply.body, httpStatus: reply.status } as Json;
-  };
+  const { call } = restAs<User>(() => rest, token, "admin");
   const sql = (text: string) => adminQuery(text, app.database.url);
   const connect = () => createClient(IssueService, createConnectTransport({ baseUrl: app.baseUrl, httpVersion: "1.1" }));
   const as = (user: User) => ({ headers: { authorization: `Bearer ${token[user]}` } });

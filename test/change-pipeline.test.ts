@@ -16,7 +16,7 @@ import { startWorker, type Worker } from "../worker/worker.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { connectMysql, createInstanceOk, createPgTarget, eventually, mysqlAdminSource, pgAdminSource, testSecrets, uniqueName } from "./helpers/instances.ts";
 import { quietLogger } from "./helpers/logger.ts";
-import { restClient } from "./helpers/rest.ts";
+import { restAs, restClient } from "./helpers/rest.ts";
 import { signIn, signInFirstAdmin } from "./helpers/sessions.ts";
 import { ADMIN, makeUser } from "./helpers/users.ts";
 
@@ -33,15 +33,7 @@ describe("change pipeline end to end", () => {
   let pgQuery: { test: (sql: string) => Promise<any>; prod: (sql: string) => Promise<any> };
   let mysqlDatabase = "";
 
-  const call = async (method: string, path: string, body?: unknown, as: User = "admin") => {
-    const reply = await rest<Json>(method, path, { token: token[as], body });
-    return { ...reply.body, httpStatus: reply.status } as Json;
-  };
-  const ok = async (method: string, path: string, body?: unknown, as: User = "admin") => {
-    const reply = await call(method, path, body, as);
-    assert.equal(reply.httpStatus, 200, `${method} ${path}: ${JSON.stringify(reply)}`);
-    return reply;
-  };
+  const { call, ok } = restAs<User>(() => rest, token, "admin");
   const transport = () => createConnectTransport({ baseUrl: app.baseUrl, httpVersion: "1.1" });
   const as = (user: User) => ({ headers: { authorization: `Bearer ${token[user]}` } });
   const settledIssue = async (name: string) => {

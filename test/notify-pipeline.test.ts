@@ -11,7 +11,7 @@ import { startWorker, type Worker } from "../worker/worker.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { createInstanceOk, createPgTarget, eventually, pgAdminSource, testSecrets } from "./helpers/instances.ts";
 import { quietLogger } from "./helpers/logger.ts";
-import { restClient } from "./helpers/rest.ts";
+import { restAs, restClient } from "./helpers/rest.ts";
 import { signIn, signInFirstAdmin } from "./helpers/sessions.ts";
 import { ADMIN, makeUser } from "./helpers/users.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.ts";
@@ -31,15 +31,7 @@ describe("notifications of a change", () => {
   let failures: WebhookReceiver;
   let silent: WebhookReceiver;
 
-  const call = async (method: string, path: string, body?: unknown, as: User = "admin") => {
-    const reply = await rest<Json>(method, path, { token: token[as], body });
-    return { ...reply.body, httpStatus: reply.status } as Json;
-  };
-  const ok = async (method: string, path: string, body?: unknown, as: User = "admin") => {
-    const reply = await call(method, path, body, as);
-    assert.equal(reply.httpStatus, 200, `${method} ${path}: ${JSON.stringify(reply)}`);
-    return reply;
-  };
+  const { call, ok } = restAs<User>(() => rest, token, "admin");
   const sentTo = async (receiver: WebhookReceiver) =>
     ((await ok("GET", "/v1/notificationDeliveries?pageSize=1000")).notificationDeliveries as Json[]).filter((d) => d.target.startsWith(receiver.origin)).reverse();
 

@@ -15,7 +15,7 @@ import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { createInstanceOk, createPgTarget, eventually, pgAdminSource, testSecrets } from "./helpers/instances.ts";
 import { quietLogger } from "./helpers/logger.ts";
-import { restClient } from "./helpers/rest.ts";
+import { restAs, restClient } from "./helpers/rest.ts";
 import { signIn, signInFirstAdmin } from "./helpers/sessions.ts";
 import { ADMIN, makeUser } from "./helpers/users.ts";
 
@@ -39,15 +39,7 @@ describe("change pipeline events", () => {
   const heard: Heard[] = [];
   let unsubscribe = () => {};
 
-  const call = async (method: string, path: string, body?: unknown, as: User = "admin") => {
-    const reply = await rest<Json>(method, path, { token: token[as], body });
-    return { ...reply.body, httpStatus: reply.status } as Json;
-  };
-  const ok = async (method: string, path: string, body?: unknown, as: User = "admin") => {
-    const reply = await call(method, path, body, as);
-    assert.equal(reply.httpStatus, 200, `${method} ${path}: ${JSON.stringify(reply)}`);
-    return reply;
-  };
+  const { call, ok } = restAs<User>(() => rest, token, "admin");
   /** The transaction ids that wrote the rows `query` selects (as `select xmin::text ...`). */
   const writers = async (query: string) => (await adminQuery(query, app.database.url)).rows.map((r) => String(r.xmin));
   const fate = async (event: Heard) => (await adminQuery(`select pg_xact_status('${event.fullXid}'::xid8) as fate`, app.database.url)).rows[0]?.fate;
