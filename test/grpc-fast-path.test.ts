@@ -7,6 +7,7 @@ import { describe } from "node:test";
 import { gzipSync } from "node:zlib";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { answersLikeStock } from "./helpers/fast-path-twins.ts";
+import { envelope } from "./helpers/raw-rpc.ts";
 import { CountThingsRequestSchema, FailRequestSchema, GetSecretThingRequestSchema, PolishThingRequestSchema } from "./gen/svctest/v1/transcoding_service_pb.js";
 
 interface RawResponse {
@@ -36,12 +37,6 @@ const IGNORED_HEADERS = new Set(["date"]);
 const sorted = (headers: IncomingHttpHeaders) => Object.fromEntries(Object.entries(headers).filter(([k]) => !IGNORED_HEADERS.has(k)).sort());
 const comparable = (res: RawResponse) => ({ headers: sorted(res.headers), body: res.body.toString("base64"), trailers: sorted(res.trailers) });
 
-const envelope = (data: Uint8Array, flags = 0) => {
-  const head = Buffer.alloc(5);
-  head.writeUInt8(flags, 0);
-  head.writeUInt32BE(data.byteLength, 1);
-  return Buffer.concat([head, data]);
-};
 const count = (n: number) => toBinary(CountThingsRequestSchema, create(CountThingsRequestSchema, { count: n }));
 const fail = (code: string, message = "") => envelope(toBinary(FailRequestSchema, create(FailRequestSchema, { code, message })));
 
@@ -56,6 +51,7 @@ const cases: [name: string, path: string, headers: Record<string, string>, body:
   ["no message", `${PATH}/CountThings`, grpc, Buffer.alloc(0)],
   ["two messages", `${PATH}/CountThings`, grpc, Buffer.concat([envelope(count(1)), envelope(count(2))])],
   ["a cut envelope", `${PATH}/CountThings`, grpc, envelope(count(300)).subarray(0, 6)],
+  ["an envelope declaring more than the server reads", `${PATH}/CountThings`, grpc, Buffer.from([0, 0x7f, 0xff, 0xff, 0xff])],
   ["garbage message", `${PATH}/CountThings`, grpc, envelope(Buffer.from([0xff, 0xff, 0xff]))],
   ["domain error with details and headers", `${PATH}/Fail`, grpc, fail("failed_precondition", "no")],
   ["ConnectError thrown by the handler", `${PATH}/Fail`, grpc, fail("connect", "plain")],
