@@ -6,7 +6,7 @@ import type { ResultMasker, StatementResult } from "../../shared/sql-editor/inde
 import { toQueryResult } from "./sql-query-convert.ts";
 
 export function toMaskedQueryResult(result: StatementResult, masker: ResultMasker | undefined): QueryResult {
-  const reasons = masker?.(result) ?? [];
+  const reasons = masker?.mask(result) ?? [];
   const converted = toQueryResult(result);
   converted.masked = reasons.map((reason) => create(MaskingReasonSchema, reason));
   return converted;

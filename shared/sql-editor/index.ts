@@ -18,4 +18,4 @@ export { exportTableName } from "./export/export-table.ts";
 export { type ExportChunk, type ExportRequest, exportStatement } from "./query/export.ts";
 export { type CatalogColumn, type CatalogSchema, type CatalogTable, getDatabaseCatalog, updateDatabaseCatalog } from "./masking/database-catalog.ts";
 export { getMaskingPolicy, type MaskingPolicy, type PolicyContent, updateMaskingPolicy } from "./masking/masking-policies.ts";
-export { type MaskingReason, prepareMasking, type ResultMasker } from "./masking/result-masking.ts";
+export { type MaskingReason, type MaskingRequest, prepareMasking, type ResultMasker } from "./masking/result-masking.ts";

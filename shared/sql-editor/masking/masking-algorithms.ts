@@ -3,6 +3,7 @@
 // replaced, md5 with salt (hex of md5(salt + value)), inner or outer parts
 // replaced. Positions count characters, not bytes.
 import { createHash } from "node:crypto";
+import { SemanticTypesSetting_InnerOuterMask_Type } from "../../gen/svc/store/setting_data_pb.js";
 import type { SemanticType } from "./masking-schemes.ts";
 
 export const FULL_MASK = "******";
@@ -20,7 +21,7 @@ export function maskOf(type: SemanticType | undefined): Mask {
     case "md5Mask":
       return (text) => createHash("md5").update(`${mask.value.salt ?? ""}${text}`).digest("hex");
     case "innerOuterMask":
-      return (text) => innerOuterMasked(text, mask.value.prefixLen ?? 0, mask.value.suffixLen ?? 0, mask.value.type === 1, mask.value.substitution || "*");
+      return (text) => innerOuterMasked(text, mask.value.prefixLen ?? 0, mask.value.suffixLen ?? 0, mask.value.type === SemanticTypesSetting_InnerOuterMask_Type.INNER, mask.value.substitution || "*");
     default:
       return () => FULL_MASK;
   }
@@ -36,10 +37,10 @@ function rangeMasked(text: string, slices: readonly { start?: number; end?: numb
   return chars.join("");
 }
 
-/** INNER keeps the prefix and suffix and masks what lies between; OUTER masks the prefix and suffix. */
+/** INNER keeps the prefix and suffix and masks what lies between; OUTER masks the prefix and suffix. A value no longer than both is masked whole either way: kept, it would show in full. */
 function innerOuterMasked(text: string, prefixLen: number, suffixLen: number, inner: boolean, substitution: string): string {
   const chars = [...text];
-  if (prefixLen + suffixLen >= chars.length) return inner ? text : substitution.repeat(chars.length);
+  if (prefixLen + suffixLen >= chars.length) return substitution.repeat(chars.length);
   const head = chars.slice(0, prefixLen);
   const middle = chars.slice(prefixLen, chars.length - suffixLen);
   const tail = chars.slice(chars.length - suffixLen);

@@ -18,21 +18,22 @@ import { type OrderingItem, orderingSources, type Output, type SetOp, sourcesOf 
 
 type Node = Record<string, any>;
 
-/** The CTEs a statement defines, and the database it runs in. */
+/** The CTEs a statement defines, the database whose metadata is synced, and the one it runs in (USE <schema>). */
 interface Names {
   ctes: Set<string>;
   database: string;
+  current: string;
 }
 
 /** The lineage of a read; undefined when the statement has no tree (a SHOW the grammars lack). */
-export function mysqlLineage(statement: string, database: string): Lineage | undefined {
+export function mysqlLineage(statement: string, database: string, current: string): Lineage | undefined {
   const parsed = mysqlTree(statement);
   if (typeof parsed === "string") return undefined;
   const top = (parsed.type === "explain" ? parsed.expr : parsed) as Node | undefined;
   const lineage: Lineage = { tables: [], outputs: undefined, star: false, predicates: [], caseless: true };
   if (top?.type !== "select") return lineage;
   const ctes = new Set(((top.with ?? []) as Node[]).map((cte) => lower(cte.name?.value ?? cte.name)));
-  const scope = visitSelect(top, new Map(), { ctes, database }, lineage);
+  const scope = visitSelect(top, new Map(), { ctes, database, current }, lineage);
   if (!top._next && !scope.opaque) {
     lineage.outputs = outputsOf(top, scope).map((output) => output.source);
     lineage.star = (top.columns as Node[]).some((c) => c.expr?.type === "column_ref" && c.expr.column === "*");
@@ -74,7 +75,7 @@ function setOpOf(select: Node): SetOp {
 function scopeOf(select: Node, outer: Map<string, TableRef>, names: Names): Scope {
   const scope = innerScope(outer);
   for (const item of (select.from ?? []) as Node[]) {
-    if (typeof item.table === "string" && !names.ctes.has(lower(item.table))) addTable(scope, lower(item.as ?? item.table), tableRef(item, names.database));
+    if (typeof item.table === "string" && !names.ctes.has(lower(item.table))) addTable(scope, lower(item.as ?? item.table), tableRef(item, names));
     else if (item.type !== "dual") addOpaque(scope, item.as ? lower(item.as) : undefined);
   }
   return scope;
@@ -99,9 +100,10 @@ function orderingItem(node: Node, scope: Scope): OrderingItem {
   return node?.type === "column_ref" && !node.table ? { name: columnName(node) ?? "", sources } : { sources };
 }
 
-/** This database's tables have no schema; another database's name stays, so it is no known table. */
-function tableRef(item: Node, database: string): TableRef {
-  return { schema: item.db && item.db !== database ? `${item.db}` : "", table: lower(item.table) };
+/** This database's tables have no schema; another database's name stays (an unqualified one: the current's), so it is no known table. */
+function tableRef(item: Node, names: Names): TableRef {
+  const db = item.db ? `${item.db}` : names.current;
+  return { schema: db === names.database ? "" : db, table: lower(item.table) };
 }
 
 function sourceOf(ref: Node, scope: Scope): ColumnSource {

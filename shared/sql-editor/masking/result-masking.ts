@@ -10,6 +10,8 @@
 // column names without case, so its names are compared lower-cased. A
 // relation that is not a table of the synced metadata (a view, say) is read
 // as if all its columns were sensitive: shown masked, refused in predicates.
+// The target's message for a statement that reads a hidden column is withheld
+// (a failed cast, say, would quote the value it could not read).
 import type { CommonQueryMethods } from "slonik";
 import { getDatabase, parseDatabaseName } from "../../inventory/index.ts";
 import { invalidArgument, quoted } from "../../platform/index.ts";
@@ -37,8 +39,21 @@ export interface MaskingRequest {
   caller: string;
 }
 
-/** Masks a statement's result in place; answers, per column, why it was masked ("" reason: shown as is). */
-export type ResultMasker = (result: { statement: string; columns: Column[]; rows: Row[] }) => MaskingReason[];
+export interface ResultMasker {
+  /** Masks a statement's result in place; answers, per column, why it was masked ("" reason: shown as is). */
+  mask(result: { statement: string; columns: Column[]; rows: Row[] }): MaskingReason[];
+  /** The statement reads a column the caller may not see (or one that cannot be told apart from it). */
+  hides(statement: string): boolean;
+  /** Some statement of the request hides. */
+  hidesAny: boolean;
+}
+
+export const WITHHELD_ERROR = "the statement failed; the database's message is withheld because it may show masked values";
+
+/** The target's message for a statement as the caller may see it: withheld when the statement reads hidden columns. */
+export function shownError(masker: ResultMasker | undefined, statement: string, error: string): string {
+  return error && masker?.hides(statement) ? WITHHELD_ERROR : error;
+}
 
 /** The columns the caller may not see, and the tables outside which every relation counts as hiding them all. */
 interface Hidden {
@@ -61,11 +76,15 @@ export async function prepareMasking(db: CommonQueryMethods, request: MaskingReq
   const sensitive: Hidden = { columns, tables: await knownTables(db, ref, !postgres) };
   const lineages = new Map<string, Lineage | undefined>();
   for (const statement of await readStatements(database.engine, request.statement)) {
-    const lineage = postgres ? await postgresLineage(statement, request.schema || "public") : mysqlLineage(statement, ref.name);
+    const lineage = postgres ? await postgresLineage(statement, request.schema || "public") : mysqlLineage(statement, ref.name, request.schema || ref.name);
     if (lineage) refuseHiddenPredicates(lineage, sensitive);
     lineages.set(statement, lineage);
   }
-  return (result) => maskResult(result, lineages.get(result.statement), sensitive);
+  const hides = (statement: string) => {
+    const lineage = lineages.get(statement);
+    return !lineage || readsSensitive(lineage, sensitive);
+  };
+  return { mask: (result) => maskResult(result, lineages.get(result.statement), sensitive), hides, hidesAny: [...lineages.keys()].some(hides) };
 }
 
 function refuseHiddenPredicates(lineage: Lineage, sensitive: Hidden): void {

@@ -16,7 +16,7 @@ import type { Column, Row } from "../cells.ts";
 import { exportFile, type ExportFormat, type ExportOptions } from "../export/export-file.ts";
 import { exportTableName } from "../export/export-table.ts";
 import { readStatements } from "../guard/read-only-guard.ts";
-import type { ResultMasker } from "../masking/result-masking.ts";
+import { type ResultMasker, shownError } from "../masking/result-masking.ts";
 import { openReadSession, type ReadSession, type ReadSessionOptions } from "../session/read-session.ts";
 import { RowChannel } from "../session/row-channel.ts";
 import { ExportTrack } from "./export-track.ts";
@@ -109,7 +109,7 @@ function exportLimit(limit: bigint): number | undefined {
 async function* sessionChunks(session: ReadSession, plan: ExportPlan, format: ExportFormat, track: ExportTrack): AsyncGenerator<ExportChunk> {
   const channel = new RowChannel(plan.limit);
   const reading = session.read(plan.statement, channel, Math.min(BATCH_ROWS, (plan.limit ?? BATCH_ROWS) + 1)).then(
-    ({ error }) => channel.end(error ? invalidArgument(`statement: the target refused it: ${error}`) : undefined),
+    ({ error }) => channel.end(error ? invalidArgument(`statement: the target refused it: ${shownError(plan.masker, plan.statement, error)}`) : undefined),
     (failure: unknown) => channel.end(failure),
   );
   try {
@@ -132,8 +132,8 @@ function masked(plan: ExportPlan, described: Column[], batches: AsyncIterable<Ro
   const { masker, statement } = plan;
   if (!masker) return { columns: described, batches };
   const columns = [...described];
-  masker({ statement, columns, rows: [] });
-  return { columns, batches: maskedBatches(batches, (rows) => masker({ statement, columns: [...described], rows })) };
+  masker.mask({ statement, columns, rows: [] });
+  return { columns, batches: maskedBatches(batches, (rows) => masker.mask({ statement, columns: [...described], rows })) };
 }
 
 async function* maskedBatches(batches: AsyncIterable<Row[]>, mask: (rows: Row[]) => unknown): AsyncGenerator<Row[]> {

@@ -11,6 +11,7 @@ import { DomainError, invalidArgument, type SecretBox } from "../../platform/ind
 import type { Column, Row } from "../cells.ts";
 import { readStatements } from "../guard/read-only-guard.ts";
 import { recordQueryHistory } from "../history/query-history.ts";
+import { type ResultMasker, shownError } from "../masking/result-masking.ts";
 import { type ReadSession, withReadSession } from "../session/read-session.ts";
 import { KeptRows, ResultBudget } from "./result-budget.ts";
 
@@ -40,6 +41,8 @@ export interface QueryRequest {
   signal: AbortSignal;
   /** users/<login_id>, for the query history. */
   caller: string;
+  /** Withholds the target's message for a statement reading hidden columns (prepareMasking); undefined when nothing is hidden. */
+  masker: ResultMasker | undefined;
 }
 
 export interface StatementResult {
@@ -49,7 +52,7 @@ export interface StatementResult {
   /** Rows were dropped, by the limit or by sql_result_size. */
   truncated: boolean;
   latencyMs: number;
-  /** The target's message when it refused the statement; "" otherwise. */
+  /** The target's message when it refused the statement (withheld when it reads hidden columns); "" otherwise. */
   error: string;
 }
 
@@ -72,7 +75,7 @@ export async function queryDatabase(deps: QueryDeps, audit: AuditAtEnd, request:
   try {
     await withReadSession(config.engine, config, ref.name, options, async (session) => {
       for (const statement of statements) {
-        results.push(await readResult(session, statement, limit, budget));
+        results.push(await readResult(session, statement, limit, budget, request.masker));
         if (results.at(-1)!.error) break;
       }
     });
@@ -101,9 +104,9 @@ export function queryLimit(limit: number): number {
   return limit;
 }
 
-async function readResult(session: ReadSession, statement: string, limit: number, budget: ResultBudget): Promise<StatementResult> {
+async function readResult(session: ReadSession, statement: string, limit: number, budget: ResultBudget, masker: ResultMasker | undefined): Promise<StatementResult> {
   const started = performance.now();
   const sink = new KeptRows(limit, budget);
   const { error } = await session.read(statement, sink, Math.min(limit + 1, BATCH_ROWS));
-  return { statement, columns: sink.described, rows: sink.kept, truncated: sink.truncated, latencyMs: performance.now() - started, error };
+  return { statement, columns: sink.described, rows: sink.kept, truncated: sink.truncated, latencyMs: performance.now() - started, error: shownError(masker, statement, error) };
 }
