@@ -2,7 +2,6 @@
 // Fastify's send, as connect-fastify does: the headers hooks set on the reply
 // (the correlation id), then the answer's own. A string body goes out with
 // the headers in one write (a buffer takes a writev of two).
-import { finished } from "node:stream/promises";
 import type { FastifyReply } from "fastify";
 
 export function writeRaw(reply: FastifyReply, status: number, header: Headers, body: Uint8Array | string | undefined, trailer?: Headers): Promise<void> {
@@ -15,12 +14,13 @@ export function writeRaw(reply: FastifyReply, status: number, header: Headers, b
     res.addTrailers(nodeHeaders(trailer));
     body = undefined;
   }
+  // Settled when the answer is out or the client is gone: a response emits
+  // close either way, where `end`'s callback waits for a finish a destroyed
+  // one never emits.
+  if (res.destroyed) return Promise.resolve();
+  const closed = new Promise<void>((resolve) => res.once("close", resolve));
   res.end(body);
-  // Settled when the answer is out or the client is gone: `end`'s callback waits for a finish a destroyed response never emits.
-  return finished(res).then(
-    () => undefined,
-    () => undefined,
-  );
+  return closed;
 }
 
 function nodeHeaders(headers: Headers): Record<string, string | string[]> {
