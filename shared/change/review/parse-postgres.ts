@@ -2,33 +2,25 @@
 // the whole script in one call; when it refuses the script, statement by
 // statement, so that one bad statement leaves the others reviewed.
 import type { Node } from "@pgsql/types";
-import { hasSqlDetails, loadModule, parseSync } from "libpg-query";
+import { hasSqlDetails } from "libpg-query";
 import type { SqlStatement } from "../../inventory/index.ts";
+import { parsePostgres } from "../../inventory/parsers.ts";
 import type { ParsedStatement } from "./parsed-statement.ts";
 import { charOffsetsOf, positionIn } from "./positions.ts";
 import { postgresFacts } from "./postgres-facts.ts";
 
-let loading: Promise<void> | undefined;
-
-/** Loads the WASM module once per process. */
-function loadPostgresParser(): Promise<void> {
-  loading ??= loadModule();
-  return loading;
-}
-
 export async function parsePostgresScript(script: string, pieces: readonly SqlStatement[]): Promise<ParsedStatement[]> {
-  await loadPostgresParser();
-  let stmts;
-  try {
-    stmts = parseSync(script).stmts ?? [];
-  } catch {
-    return pieces.flatMap((piece, index) => parsePiece(piece, index));
+  const parsed = await parsePostgres(script);
+  if (!("trees" in parsed)) {
+    const statements: ParsedStatement[] = [];
+    for (const [index, piece] of pieces.entries()) statements.push(...(await parsePiece(piece, index)));
+    return statements;
   }
   // The parser's statements are matched to the split ones by offset (statement locations are UTF-8 byte offsets).
   const charOffset = charOffsetsOf(script);
   const statements: ParsedStatement[] = [];
   let index = 0;
-  for (const raw of stmts) {
+  for (const raw of parsed.trees) {
     const start = charOffset(raw.stmt_location ?? 0);
     while (index < pieces.length - 1 && pieces[index]!.end <= start) index++;
     const piece = pieces[index];
@@ -47,14 +39,12 @@ function readStatement(stmt: Node, index: number, piece: SqlStatement): ParsedSt
   }
 }
 
-function parsePiece(piece: SqlStatement, index: number): ParsedStatement[] {
-  try {
-    const stmts = parseSync(piece.text).stmts ?? [];
-    return stmts.flatMap((raw) => (raw.stmt ? [readStatement(raw.stmt, index, piece)] : []));
-  } catch (error) {
-    const cursor = hasSqlDetails(error) ? (error.sqlDetails?.cursorPosition ?? 0) : 0;
-    const offset = Buffer.from(piece.text, "utf8").subarray(0, cursor).toString("utf8").length;
-    const message = error instanceof Error ? error.message : String(error);
-    return [{ index, line: piece.line, column: piece.column, unparsed: { message, ...positionIn(piece.text, piece, offset) } }];
-  }
+async function parsePiece(piece: SqlStatement, index: number): Promise<ParsedStatement[]> {
+  const parsed = await parsePostgres(piece.text);
+  if ("trees" in parsed) return parsed.trees.flatMap((raw) => (raw.stmt ? [readStatement(raw.stmt, index, piece)] : []));
+  const error = parsed.error;
+  const cursor = hasSqlDetails(error) ? (error.sqlDetails?.cursorPosition ?? 0) : 0;
+  const offset = Buffer.from(piece.text, "utf8").subarray(0, cursor).toString("utf8").length;
+  const message = error instanceof Error ? error.message : String(error);
+  return [{ index, line: piece.line, column: piece.column, unparsed: { message, ...positionIn(piece.text, piece, offset) } }];
 }

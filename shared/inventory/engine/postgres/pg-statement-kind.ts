@@ -5,8 +5,8 @@
 // a statement the parser refuses falls back to its first keyword (and the
 // server then reports the syntax error when the statement is tried).
 import type { Node } from "@pgsql/types";
-import { parse } from "libpg-query";
 import { leadingWords } from "../leading-words.ts";
+import { parsePostgres } from "./pg-parser.ts";
 
 export type PgStatementKind =
   | { kind: "dml" }
@@ -122,12 +122,9 @@ function hasOption(options: unknown, name: string): boolean {
 }
 
 async function parseOne(text: string): Promise<PgNode | undefined> {
-  try {
-    const stmt = (await parse(text)).stmts?.[0]?.stmt;
-    return stmt ? nodeOf(stmt) : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = await parsePostgres(text);
+  const stmt = "trees" in parsed ? parsed.trees[0]?.stmt : undefined;
+  return stmt ? nodeOf(stmt) : undefined;
 }
 
 function nodeOf(node: Node): PgNode {
