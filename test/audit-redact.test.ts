@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import { create } from "@bufbuild/protobuf";
 import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import { redactedJson } from "../api/transport/redact.ts";
-import { GetThingRequestSchema, UpdateThingRequestSchema } from "./gen/svctest/v1/transcoding_service_pb.js";
+import { BulkSampleSchema, GetThingRequestSchema, UpdateThingRequestSchema } from "./gen/svctest/v1/transcoding_service_pb.js";
 
 const OUT_OF_RANGE = { seconds: 400_000_000_000n, nanos: 0 }; // after year 9999: no RFC 3339 form
 
@@ -29,5 +29,17 @@ describe("audit record JSON", () => {
       assert.deepEqual(Object.keys(json), ["unreadable"]);
       assert.match(json["unreadable"]!, /^no JSON form: .*Timestamp/);
     }
+  });
+
+  it("leaves bulk data out inside a oneof: a not_audited member whole, a member holding bulk without it", () => {
+    const rows = { label: "r", values: ["a", "b"] };
+    const asRows = create(BulkSampleSchema, { body: { case: "rows", value: rows } });
+    const asSummary = create(BulkSampleSchema, { body: { case: "summary", value: rows } });
+    const asNote = create(BulkSampleSchema, { body: { case: "note", value: "n" } });
+    assert.deepEqual(JSON.parse(redactedJson(BulkSampleSchema, asRows)), {});
+    assert.deepEqual(JSON.parse(redactedJson(BulkSampleSchema, asSummary)), { summary: { label: "r" } });
+    assert.deepEqual(JSON.parse(redactedJson(BulkSampleSchema, asNote)), { note: "n" });
+    assert.equal(asSummary.body.case, "summary");
+    assert.deepEqual(asSummary.body.value.values, ["a", "b"], "the call's own message is left as it was");
   });
 });

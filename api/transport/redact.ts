@@ -16,18 +16,29 @@ export function redactedJson(desc: DescMessage, message: Message): string {
 /**
  * The message without its not_audited fields, never converted to JSON: only
  * the messages on the way to one are copied (shallowly), the rest is shared.
+ * A oneof member lives in its oneof's `{case, value}`, not under its own name.
  */
 function withoutBulk(desc: DescMessage, message: Message): Message {
   if (!holdsBulk(desc)) return message;
   const copy: Record<string, unknown> = { ...message };
   for (const field of desc.fields) {
-    const value = copy[field.localName];
-    if (isNotAuditedField(field)) copy[field.localName] = field.fieldKind === "list" ? [] : undefined;
-    else if (field.message && value !== undefined && holdsBulk(field.message)) {
-      copy[field.localName] = Array.isArray(value) ? value.map((item: Message) => withoutBulk(field.message!, item)) : withoutBulk(field.message, value as Message);
+    if (field.oneof) {
+      const selected = copy[field.oneof.localName] as { case: string | undefined; value?: unknown };
+      if (selected.case !== field.localName) continue;
+      const kept = keptValue(field, selected.value);
+      copy[field.oneof.localName] = kept === undefined ? { case: undefined } : { case: field.localName, value: kept };
+    } else {
+      copy[field.localName] = keptValue(field, copy[field.localName]);
     }
   }
   return copy as unknown as Message;
+}
+
+/** What of a field's value an audit record keeps: nothing of a not_audited field, the rest without bulk (maps are kept whole, as holdsBulk says). */
+function keptValue(field: DescField, value: unknown): unknown {
+  if (isNotAuditedField(field)) return field.fieldKind === "list" ? [] : undefined;
+  if (!field.message || field.fieldKind === "map" || value === undefined || !holdsBulk(field.message)) return value;
+  return Array.isArray(value) ? value.map((item: Message) => withoutBulk(field.message!, item)) : withoutBulk(field.message, value as Message);
 }
 
 const bulkHolders = new WeakMap<DescMessage, boolean>();
