@@ -1,8 +1,9 @@
-// One POST of a notification to a webhook: at most ATTEMPT_TIMEOUT_MS from
-// connecting to the end of the answer, then the request is dropped. Without
-// the operator's allow-private flag the socket connects only to public
-// addresses (address-guard.ts). The answer keeps its status, its
-// Retry-After and the start of its body (what a test call shows).
+// One POST of a notification to a webhook, or one call of an IM vendor's
+// API: at most ATTEMPT_TIMEOUT_MS from connecting to the end of the answer,
+// then the request is dropped. Without the operator's allow-private flag the
+// socket connects only to public addresses (address-guard.ts). The answer
+// keeps its status, its Retry-After and the start of its body (what a test
+// call shows).
 import http from "node:http";
 import https from "node:https";
 import { publicOnlyLookup, refuseInternalLiteral } from "./address-guard.ts";
@@ -13,6 +14,8 @@ const BODY_KEPT = 2048;
 export interface PostOptions {
   allowPrivate: boolean;
   timeoutMs?: number;
+  /** How much of the answer's body is kept (BODY_KEPT by default); an IM vendor's JSON is read whole. */
+  keepBytes?: number;
 }
 
 export interface WebhookAnswer {
@@ -24,14 +27,27 @@ export interface WebhookAnswer {
 }
 
 export async function postJson(address: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<WebhookAnswer> {
+  return sendRequest(address, { method: "POST", body, headers: { "content-type": "application/json", ...headers } }, options);
+}
+
+export interface OutgoingRequest {
+  method: "GET" | "POST";
+  /** The exact body, with its content-type among the headers. */
+  body?: string;
+  headers: Record<string, string>;
+}
+
+/** One request under the same guard and timeout as a webhook's POST (the IM vendors' calls). */
+export async function sendRequest(address: string, outgoing: OutgoingRequest, options: PostOptions): Promise<WebhookAnswer> {
   const url = new URL(address);
   if (!options.allowPrivate) refuseInternalLiteral(url);
   const client = url.protocol === "https:" ? https : http;
+  const keep = options.keepBytes ?? BODY_KEPT;
   const signal = AbortSignal.timeout(options.timeoutMs ?? ATTEMPT_TIMEOUT_MS);
   return new Promise((resolve, reject) => {
     const request = client.request(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), ...headers },
+      method: outgoing.method,
+      headers: outgoing.body === undefined ? outgoing.headers : { ...outgoing.headers, "content-length": String(Buffer.byteLength(outgoing.body)) },
       signal,
       agent: false,
       ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),
@@ -41,15 +57,15 @@ export async function postJson(address: string, body: string, headers: Record<st
       const chunks: Buffer[] = [];
       let kept = 0;
       response.on("data", (chunk: Buffer) => {
-        if (kept < BODY_KEPT) chunks.push(chunk);
+        if (kept < keep) chunks.push(chunk);
         kept += chunk.length;
       });
       response.on("error", reject);
       response.on("end", () => {
         const retryAfter = response.headers["retry-after"];
-        resolve({ status: response.statusCode ?? 0, retryAfter, body: Buffer.concat(chunks).toString("utf8").slice(0, BODY_KEPT) });
+        resolve({ status: response.statusCode ?? 0, retryAfter, body: Buffer.concat(chunks).toString("utf8").slice(0, keep) });
       });
     });
-    request.end(body);
+    request.end(outgoing.body);
   });
 }
