@@ -40,6 +40,7 @@ export { type IamSubject, userMember } from "./iam/members.ts";
 export { isPermission, type Permission, permissionScope } from "./iam/permissions.ts";
 export { type BindingInput, findCanonicalRole } from "./iam/policy-validation.ts";
 export { listRoles } from "./iam/role-list.ts";
+export { type Contact, roleHolders } from "./iam/role-holders.ts";
 export { getRole, mayApprove, parseRoleName, type RoleInfo, roleName } from "./iam/roles.ts";
 export { setIamPolicy } from "./iam/set-iam-policy.ts";
 export type { ScimCall, ScimStore } from "./scim/scim-audit.ts";
@@ -73,4 +74,4 @@ export { resetMfaLocally, resetPasswordLocally, unlockLocally } from "./user/rec
 export { updateUser } from "./user/update-user.ts";
 export { listUsers } from "./user/user-list.store.ts";
 export { deleteUser, undeleteUser } from "./user/user-state.ts";
-export { findUserById, findUserByLoginId, type UserRow } from "./user/user.store.ts";
+export { contactsOf, findUserById, findUserByLoginId, type UserRow } from "./user/user.store.ts";

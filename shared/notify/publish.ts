@@ -8,10 +8,12 @@ import { readWorkspaceProfile, storedSettings, withExternalUrlFlag } from "../go
 import { type DomainEvent, subscribeToEvents } from "../platform/index.ts";
 import type { Channel } from "./channel.ts";
 import { insertDeliveries, type NewDelivery } from "./delivery.store.ts";
+import { emailChannel } from "./email.ts";
+import { IM_CHANNELS } from "./im/im-channel.ts";
 import { monitoringChannel } from "./monitoring.ts";
 import { notificationPayload } from "./payload.ts";
 
-export const CHANNELS: readonly Channel[] = [monitoringChannel];
+export const CHANNELS: readonly Channel[] = [monitoringChannel, ...IM_CHANNELS, emailChannel];
 
 export interface PublishOptions {
   /** --external-url, which wins over WORKSPACE_PROFILE.external_url in links. */

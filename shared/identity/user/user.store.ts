@@ -121,6 +121,23 @@ export async function activeLoginIds(db: CommonQueryMethods, loginIds: readonly 
   return new Set(rows);
 }
 
+/** An active end user who can be reached by e-mail. */
+export interface Contact {
+  loginId: string;
+  email: string;
+}
+
+const contactRow = z.object({ login_id: z.string(), email: z.string() }).transform((r) => ({ loginId: r.login_id, email: r.email }));
+
+/** The active end users among `loginIds` that have an e-mail address, by login id. */
+export async function contactsOf(db: CommonQueryMethods, loginIds: readonly string[]): Promise<Contact[]> {
+  if (loginIds.length === 0) return [];
+  return [...(await db.any(sql.type(contactRow)`
+    select login_id, email from principal
+    where state = 'ACTIVE' and type = 'END_USER' and email <> '' and login_id = any(${sql.array(loginIds, "text")})
+    order by login_id`))];
+}
+
 const firstAdminPendingRow = z.object({ pending: z.boolean() });
 
 /** True while the first principal (the bootstrap administrator) has never signed in or still has to change its password. */
