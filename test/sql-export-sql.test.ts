@@ -9,11 +9,19 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import mysql from "mysql2/promise";
 import { exportTableName } from "../shared/sql-editor/export/export-table.ts";
+import { readStatements } from "../shared/sql-editor/guard/read-only-guard.ts";
+import type { Engine } from "../shared/inventory/index.ts";
 import type { Column, Row } from "../shared/sql-editor/cells.ts";
 import { withReadSession } from "../shared/sql-editor/session/read-session.ts";
 import type { ConnectionConfig } from "../shared/inventory/engine/target.ts";
 import { exportBytes } from "./helpers/export-cells.ts";
 import { connectMysql, createPgTarget, MYSQL, pgServerConnection, uniqueName } from "./helpers/instances.ts";
+
+/** The INSERTs' table for a statement, from the tree the read-only guard parsed (as Export does). */
+async function tableOf(engine: Engine, statement: string): Promise<string[]> {
+  const [read] = await readStatements(engine, statement);
+  return exportTableName(engine, read!.tree);
+}
 
 /** The statement's columns and rows, read as an export reads them. */
 async function readRows(config: ConnectionConfig, database: string, statement: string): Promise<{ columns: Column[]; rows: Row[] }> {
@@ -50,7 +58,7 @@ describe("SQL export on PostgreSQL", () => {
   it("writes INSERTs that give back every value when replayed", async () => {
     const statement = "select * from src order by id";
     const { columns, rows } = await readRows(pgServerConnection(), source.name, statement);
-    const table = await exportTableName("POSTGRES", statement);
+    const table = await tableOf("POSTGRES", statement);
     const file = await exportBytes("SQL", columns, rows, { engine: "POSTGRES", table });
     assert.deepEqual([file.contentType, file.extension, file.rows, table], ["application/sql", "sql", 4, ["src"]]);
     assert.match(file.bytes.toString("utf8"), /^INSERT INTO "src" \("id", "t", "n", "flag", "f", "b", "tz", "ts", "j", "arr", "d", "iv"\) VALUES \(-9223372036854775808, /);
@@ -87,7 +95,7 @@ describe("SQL export on MariaDB/MySQL", async () => {
   it("writes INSERTs that give back every value when replayed", { skip: !probe && "no MySQL at 127.0.0.1:3306" }, async () => {
     const statement = `select * from ${sourceDb}.src order by id`;
     const { columns, rows } = await readRows(config, sourceDb, statement);
-    const table = await exportTableName("MYSQL", statement);
+    const table = await tableOf("MYSQL", statement);
     assert.deepEqual(table, [sourceDb, "src"]);
     const file = await exportBytes("SQL", columns, rows, { engine: "MYSQL", table: ["src"] });
     assert.match(file.bytes.toString("utf8"), /^SET time_zone = '\+00:00';\nINSERT INTO `src` \(`id`, `t`, `n`, `flag`, `f`, `b`, `ts`, `dt`, `j`, `e`, `bits`\) VALUES \(2, /);
@@ -100,18 +108,19 @@ describe("SQL export on MariaDB/MySQL", async () => {
 
 describe("the SQL export's table", () => {
   it("is the statement's single source table, else export", async () => {
-    const cases: [Parameters<typeof exportTableName>, string[]][] = [
-      [["POSTGRES", "select * from public.orders o where id > 1"], ["public", "orders"]],
-      [["POSTGRES", 'select id from "Odd Name"'], ["Odd Name"]],
-      [["POSTGRES", "select * from a join b on true"], ["export"]],
-      [["POSTGRES", "with x as (select 1) select * from x"], ["export"]],
-      [["POSTGRES", "select 1 union select 2"], ["export"]],
-      [["POSTGRES", "select * from (select 1) s"], ["export"]],
-      [["POSTGRES", "not sql at all"], ["export"]],
-      [["MYSQL", "select * from shop.orders"], ["shop", "orders"]],
-      [["MYSQL", "select * from t1, t2"], ["export"]],
-      [["MYSQL", "select now()"], ["export"]],
+    const cases: [Engine, string, string[]][] = [
+      ["POSTGRES", "select * from public.orders o where id > 1", ["public", "orders"]],
+      ["POSTGRES", 'select id from "Odd Name"', ["Odd Name"]],
+      ["POSTGRES", "select * from a join b on true", ["export"]],
+      ["POSTGRES", "with x as (select 1) select * from x", ["export"]],
+      ["POSTGRES", "select 1 union select 2", ["export"]],
+      ["POSTGRES", "select * from (select 1) s", ["export"]],
+      ["POSTGRES", "show search_path", ["export"]],
+      ["MYSQL", "select * from shop.orders", ["shop", "orders"]],
+      ["MYSQL", "select * from t1, t2", ["export"]],
+      ["MYSQL", "select now()", ["export"]],
+      ["MYSQL", "show variables like 'x'", ["export"]],
     ];
-    for (const [args, expected] of cases) assert.deepEqual(await exportTableName(...args), expected, args[1]);
+    for (const [engine, statement, expected] of cases) assert.deepEqual(await tableOf(engine, statement), expected, statement);
   });
 });

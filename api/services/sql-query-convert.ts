@@ -1,9 +1,10 @@
-// Query results ⇄ svc.v1 (contract §14.2): a row's cells become RowValues by
-// their column's kind. Rows are built as messages directly (no create() per
-// value): a result may hold a hundred thousand of them.
+// Query results ⇄ svc.v1 (contract §14.2, §19.2): a row's cells become
+// RowValues by their column's kind, and each column says why it was masked.
+// Rows are built as messages directly (no create() per value): a result may
+// hold a hundred thousand of them.
 import { create } from "@bufbuild/protobuf";
 import { NullValue } from "@bufbuild/protobuf/wkt";
-import { type QueryResult, QueryResultSchema, type QueryRow, type RowValue } from "../../shared/gen/svc/v1/sql_service_pb.js";
+import { MaskingReasonSchema, type QueryResult, QueryResultSchema, type QueryRow, type RowValue } from "../../shared/gen/svc/v1/sql_service_pb.js";
 import { type Cell, type CellKind, type Column, fitsInt64, instantOf, type Row, type StatementResult, Timestamp } from "../../shared/sql-editor/index.ts";
 import { durationOfMs } from "./sql-execute-convert.ts";
 
@@ -20,6 +21,7 @@ export function toQueryResult(result: StatementResult): QueryResult {
     truncated: result.truncated,
     latency: durationOfMs(result.latencyMs),
     error: result.error,
+    masked: result.masked.map((reason) => create(MaskingReasonSchema, reason)),
   });
 }
 

@@ -7,23 +7,25 @@ import type { ConnectionConfig } from "../engine/target.ts";
 import { connectionConfig, dataSourceOf, type DataSourceType, type StoredDataSource } from "../instance/data-sources.ts";
 import { activeInstance } from "../instance/instances.ts";
 import type { InstanceRow } from "../instance/instance.store.ts";
-import { failedPrecondition, invalidArgument, quoted, type SecretBox } from "../../platform/index.ts";
-import { databaseName, type DatabaseRef } from "./database-name.ts";
-import { getDatabase } from "./databases.ts";
+import { invalidArgument, quoted, type SecretBox } from "../../platform/index.ts";
+import type { DatabaseRef } from "./database-name.ts";
+import type { DatabaseRow } from "./database.store.ts";
+import { activeDatabase } from "./database-target.ts";
 
 export interface QueryConnection {
   config: ConnectionConfig;
   /** The data source it goes through. */
   dataSource: { id: string; type: DataSourceType };
+  /** The database reached. */
+  database: DatabaseRow;
 }
 
 /** `dataSourceId` "" picks READ_ONLY when the instance has one, else ADMIN. */
 export async function queryConnection(db: CommonQueryMethods, secrets: SecretBox, ref: DatabaseRef, dataSourceId: string): Promise<QueryConnection> {
-  const database = await getDatabase(db, ref);
-  if (database.state !== "ACTIVE") throw failedPrecondition(`database "${databaseName(ref)}" is deleted: it is no longer on its instance`);
+  const database = await activeDatabase(db, ref);
   const instance = await activeInstance(db, ref.instanceId);
   const source = chosenSource(instance, dataSourceId);
-  return { config: connectionConfig(instance.engine, source, secrets), dataSource: { id: source.id, type: source.type } };
+  return { config: connectionConfig(instance.engine, source, secrets), dataSource: { id: source.id, type: source.type }, database };
 }
 
 function chosenSource(instance: InstanceRow, dataSourceId: string): StoredDataSource {

@@ -9,8 +9,8 @@ import type { CommonQueryMethods } from "slonik";
 import type { AuditAtEnd, SettingReader } from "../../governance/index.ts";
 import { readWorkspaceProfile, refuseDuringEmergencyPause } from "../../governance/index.ts";
 import { databaseConnection, databaseName, parseDatabaseName } from "../../inventory/index.ts";
-import { DomainError, failedPrecondition, invalidArgument, type SecretBox } from "../../platform/index.ts";
-import { recordQueryHistory } from "../history/query-history.ts";
+import { failedPrecondition, invalidArgument, type SecretBox } from "../../platform/index.ts";
+import { historyError, keepInHistory } from "../history/history-entry.ts";
 import { type ExecutedStatement, runScriptOnTarget, type ScriptRun } from "./script-on-target.ts";
 
 export type { ExecutedStatement } from "./script-on-target.ts";
@@ -57,7 +57,7 @@ export async function executeScript(deps: ExecuteDeps, audit: AuditAtEnd, reques
       signal: request.signal,
     });
   } catch (error) {
-    remember({ rowsAffected: 0, durationMs: performance.now() - started, error: messageOf(error) });
+    remember({ rowsAffected: 0, durationMs: performance.now() - started, error: historyError(error) });
     throw error;
   }
   const failed = run.statements.find((s) => s.error !== "");
@@ -74,19 +74,5 @@ interface RunFacts {
 /** The run's audit detail and its query history entry. */
 function rememberRun(audit: AuditAtEnd, request: ExecuteScriptRequest, facts: RunFacts): void {
   audit.detail = { database: request.name, rowsAffected: facts.rowsAffected, durationMs: Math.round(facts.durationMs) };
-  const entry = {
-    creator: request.caller,
-    database: request.name,
-    statement: request.statement,
-    type: "EXECUTE" as const,
-    durationMs: facts.durationMs,
-    rowCount: facts.rowsAffected,
-    error: facts.error,
-  };
-  audit.withRecord.push((tx) => recordQueryHistory(tx, entry));
-}
-
-/** What the history shows of an error: a domain error's message; nothing of an internal one. */
-function messageOf(error: unknown): string {
-  return error instanceof DomainError ? error.message : "internal error";
+  keepInHistory(audit, "EXECUTE", request, () => ({ durationMs: facts.durationMs, rowCount: facts.rowsAffected, error: facts.error }));
 }

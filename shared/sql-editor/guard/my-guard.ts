@@ -11,24 +11,24 @@
 import { mysqlTokens } from "../../inventory/index.ts";
 import { parseMysql } from "../../inventory/parsers.ts";
 import { deniedMysqlFunction } from "./denied-functions.ts";
+import type { Tree, Verdict } from "./statement-tree.ts";
 import { firstInTree } from "./tree-walk.ts";
-
-type Tree = Record<string, unknown>;
 
 const READ_TYPES = new Set(["select", "show", "desc", "explain"]);
 const WRITE_TYPES = new Set(["insert", "replace", "update", "delete"]);
 const EXECUTABLE_COMMENT = /\/\*[!M]/;
 
-/** Why the statement is not a read, or undefined when it is one. */
-export function mysqlRefusal(text: string): string | undefined {
-  if (EXECUTABLE_COMMENT.test(text)) return "holds an executable comment (/*! … */), whose text the server runs";
+/** The statement's tree when it is a read (none for a SHOW the grammars lack), else why it is not. */
+export function mysqlRead(text: string): Verdict {
+  if (EXECUTABLE_COMMENT.test(text)) return { refusal: "holds an executable comment (/*! … */), whose text the server runs" };
   const parsed = mysqlTree(text);
-  if (typeof parsed === "string") return isPlainShow(text) ? undefined : parsed;
+  if (typeof parsed === "string") return isPlainShow(text) ? { tree: undefined } : { refusal: parsed };
   const type = String(parsed.type);
-  if (!READ_TYPES.has(type)) return `is ${type.toUpperCase().replace("_", " ")}`;
+  if (!READ_TYPES.has(type)) return { refusal: `is ${type.toUpperCase().replace("_", " ")}` };
   const explained = type === "explain" ? (parsed.expr as Tree | undefined) : undefined;
-  if (explained && explained.type !== "select") return `is ${String(explained.type).toUpperCase()}`;
-  return firstInTree(parsed, refusalAt);
+  if (explained && explained.type !== "select") return { refusal: `is ${String(explained.type).toUpperCase()}` };
+  const refusal = firstInTree(parsed, refusalAt);
+  return refusal ? { refusal } : { tree: parsed };
 }
 
 /** The statement's tree, or why it has none. */

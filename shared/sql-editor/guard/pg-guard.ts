@@ -4,31 +4,25 @@
 // tree that writes (a data-modifying WITH), locks rows (FOR UPDATE, FOR
 // SHARE …), stores its result (SELECT INTO) or calls a denied function.
 // What the parser refuses is refused.
-import { loadModule, parseSync } from "libpg-query";
+import { parsePostgres } from "../../inventory/parsers.ts";
 import { deniedPostgresFunction } from "./denied-functions.ts";
+import type { Tree, Verdict } from "./statement-tree.ts";
 import { firstInTree } from "./tree-walk.ts";
 
-let loading: Promise<void> | undefined;
-
-type Tree = Record<string, unknown>;
-
-/** Why the statement is not a read, or undefined when it is one. */
-export async function postgresRefusal(text: string): Promise<string | undefined> {
-  loading ??= loadModule();
-  await loading;
-  let stmts: { stmt?: unknown }[];
-  try {
-    stmts = parseSync(text).stmts ?? [];
-  } catch (error) {
-    return `cannot be parsed (${error instanceof Error ? error.message : String(error)})`;
-  }
-  if (stmts.length !== 1 || !stmts[0]!.stmt) return `holds ${stmts.length} statements`;
-  const [type, node] = Object.entries(stmts[0]!.stmt as Tree)[0] as [string, Tree];
-  if (type === "VariableShowStmt") return undefined;
+/** The statement's tree when it is a read, else why it is not. */
+export async function postgresRead(text: string): Promise<Verdict> {
+  const parsed = await parsePostgres(text);
+  if (!("trees" in parsed)) return { refusal: `cannot be parsed (${parsed.error instanceof Error ? parsed.error.message : String(parsed.error)})` };
+  const stmts = parsed.trees;
+  if (stmts.length !== 1 || !stmts[0]!.stmt) return { refusal: `holds ${stmts.length} statements` };
+  const tree = stmts[0]!.stmt as Tree;
+  const [type, node] = Object.entries(tree)[0] as [string, Tree];
+  if (type === "VariableShowStmt") return { tree };
   const query = type === "ExplainStmt" ? (node.query as Tree) : { [type]: node };
   const queryType = Object.keys(query)[0]!;
-  if (queryType !== "SelectStmt") return `is ${statementLabel(queryType, query[queryType] as Tree)}`;
-  return refusalIn(query);
+  if (queryType !== "SelectStmt") return { refusal: `is ${statementLabel(queryType, query[queryType] as Tree)}` };
+  const refusal = refusalIn(query);
+  return refusal ? { refusal } : { tree };
 }
 
 /** The first thing in the tree a read may not hold. */

@@ -3,19 +3,23 @@
 // statement of a script is parsed before anything reaches the target, and a
 // script with one statement that is not a read is refused whole. The
 // statements are split as the target will receive them, one at a time, and
-// each one must parse as exactly one statement.
+// each one must parse as exactly one statement. Each is parsed once per call:
+// its tree goes on to masking and export.
 import { type Engine, splitStatements } from "../../inventory/index.ts";
 import { invalidArgument, quoted } from "../../platform/index.ts";
-import { mysqlRefusal } from "./my-guard.ts";
-import { postgresRefusal } from "./pg-guard.ts";
+import { mysqlRead } from "./my-guard.ts";
+import { postgresRead } from "./pg-guard.ts";
+import type { ReadStatement } from "./statement-tree.ts";
 
-/** The script's statements, each a read; invalid_argument naming the first that is not. */
-export async function readStatements(engine: Engine, script: string): Promise<string[]> {
-  const statements = splitStatements(engine, script).map((s) => s.text);
-  if (statements.length === 0) throw invalidArgument("statement: no statement to run");
-  for (const [i, text] of statements.entries()) {
-    const refusal = engine === "POSTGRES" ? await postgresRefusal(text) : mysqlRefusal(text);
-    if (refusal) throw invalidArgument(`only read statements are allowed: statement ${i + 1} ${quoted(text)} ${refusal}`);
+/** The script's statements, each a read, with their trees; invalid_argument naming the first that is not. */
+export async function readStatements(engine: Engine, script: string): Promise<ReadStatement[]> {
+  const texts = splitStatements(engine, script).map((s) => s.text);
+  if (texts.length === 0) throw invalidArgument("statement: no statement to run");
+  const statements: ReadStatement[] = [];
+  for (const [i, text] of texts.entries()) {
+    const verdict = engine === "POSTGRES" ? await postgresRead(text) : mysqlRead(text);
+    if (verdict.refusal !== undefined) throw invalidArgument(`only read statements are allowed: statement ${i + 1} ${quoted(text)} ${verdict.refusal}`);
+    statements.push({ text, tree: verdict.tree });
   }
   return statements;
 }

@@ -11,7 +11,7 @@
 // place — qualified by a derived table, unqualified beside one, ordered in a
 // set operation — is untraced. Identifiers are lower-cased: MySQL compares
 // column names without case.
-import { mysqlTree } from "../guard/my-guard.ts";
+import type { Tree } from "../guard/statement-tree.ts";
 import type { ColumnSource, Lineage, TableRef } from "./lineage.ts";
 import { addOpaque, addTable, collectOutside, innerScope, placeColumn, type Scope, UNTRACED } from "./lineage-scope.ts";
 import { type OrderingItem, orderingSources, type Output, type SetOp, sourcesOf } from "./ordering.ts";
@@ -25,10 +25,9 @@ interface Names {
   current: string;
 }
 
-/** The lineage of a read; undefined when the statement has no tree (a SHOW the grammars lack). */
-export function mysqlLineage(statement: string, database: string, current: string): Lineage | undefined {
-  const parsed = mysqlTree(statement);
-  if (typeof parsed === "string") return undefined;
+/** The lineage of a read, from the tree the guard parsed; undefined when it has none (a SHOW the grammars lack). */
+export function mysqlLineage(parsed: Tree | undefined, database: string, current: string): Lineage | undefined {
+  if (!parsed) return undefined;
   const top = (parsed.type === "explain" ? parsed.expr : parsed) as Node | undefined;
   const lineage: Lineage = { tables: [], outputs: undefined, star: false, predicates: [], caseless: true };
   if (top?.type !== "select") return lineage;

@@ -10,7 +10,7 @@
 // tables that SELECT sees. A column the tracer
 // cannot place (qualified by a derived table, unqualified beside one,
 // ordering a set operation) is untraced.
-import { loadModule, parseSync } from "libpg-query";
+import type { Tree } from "../guard/statement-tree.ts";
 import type { ColumnSource, Lineage, TableRef } from "./lineage.ts";
 import { addOpaque, addTable, collectOutside, innerScope, placeColumn, type Scope, UNTRACED } from "./lineage-scope.ts";
 import { type OrderingItem, orderingSources, type Output, type SetOp, sourcesOf } from "./ordering.ts";
@@ -23,12 +23,8 @@ interface Trace {
   ctes: Set<string>;
 }
 
-let loading: Promise<void> | undefined;
-
-export async function postgresLineage(statement: string, defaultSchema: string): Promise<Lineage> {
-  loading ??= loadModule();
-  await loading;
-  const stmt = parseSync(statement).stmts?.[0]?.stmt as Node | undefined;
+/** The lineage of a read, from the statement node the guard parsed. */
+export function postgresLineage(stmt: Tree | undefined, defaultSchema: string): Lineage {
   const top = (stmt?.["ExplainStmt"]?.query ?? stmt)?.["SelectStmt"] as Node | undefined;
   const trace: Trace = { lineage: { tables: [], outputs: undefined, star: false, predicates: [] }, defaultSchema, ctes: new Set() };
   if (!top) return trace.lineage;

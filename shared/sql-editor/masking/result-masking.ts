@@ -13,10 +13,10 @@
 // The target's message for a statement that reads a hidden column is withheld
 // (a failed cast, say, would quote the value it could not read).
 import type { CommonQueryMethods } from "slonik";
-import { getDatabase, parseDatabaseName } from "../../inventory/index.ts";
+import { type DatabaseRef, type DatabaseRow } from "../../inventory/index.ts";
 import { invalidArgument, quoted } from "../../platform/index.ts";
 import type { Column, Row } from "../cells.ts";
-import { readStatements } from "../guard/read-only-guard.ts";
+import type { ReadStatement } from "../guard/statement-tree.ts";
 import { findCatalog } from "./catalog.store.ts";
 import type { ColumnSource, Lineage } from "./lineage.ts";
 import { mysqlLineage } from "./my-lineage.ts";
@@ -32,8 +32,8 @@ export interface MaskingReason {
 }
 
 export interface MaskingRequest {
-  name: string;
-  statement: string;
+  /** The request's statements as the read-only guard parsed them. */
+  statements: readonly ReadStatement[];
   schema: string;
   /** users/<login_id> */
   caller: string;
@@ -64,21 +64,20 @@ interface Hidden {
 const UNTRACED: ColumnMask = { semanticType: "", reason: "cannot be traced to one column, and the statement reads sensitive columns", mask: () => FULL_MASK };
 
 /** The masker of the call, or undefined when nothing is hidden from the caller; refuses predicates on hidden columns. */
-export async function prepareMasking(db: CommonQueryMethods, request: MaskingRequest): Promise<ResultMasker | undefined> {
-  const ref = parseDatabaseName(request.name, "name");
+export async function prepareMasking(db: CommonQueryMethods, database: DatabaseRow, request: MaskingRequest): Promise<ResultMasker | undefined> {
+  const ref: DatabaseRef = { instanceId: database.instanceId, name: database.name };
   const catalog = await findCatalog(db, ref);
   if (catalog.length === 0) return undefined;
-  const database = await getDatabase(db, ref);
   const found = await sensitiveColumns(db, database, catalog, request.caller.slice("users/".length));
   if (found.size === 0) return undefined;
   const postgres = database.engine === "POSTGRES";
   const columns = postgres ? found : new Map([...found].map(([key, mask]) => [key.toLowerCase(), mask]));
   const sensitive: Hidden = { columns, tables: await knownTables(db, ref, !postgres) };
   const lineages = new Map<string, Lineage | undefined>();
-  for (const statement of await readStatements(database.engine, request.statement)) {
-    const lineage = postgres ? await postgresLineage(statement, request.schema || "public") : mysqlLineage(statement, ref.name, request.schema || ref.name);
+  for (const statement of request.statements) {
+    const lineage = postgres ? postgresLineage(statement.tree, request.schema || "public") : mysqlLineage(statement.tree, ref.name, request.schema || ref.name);
     if (lineage) refuseHiddenPredicates(lineage, sensitive);
-    lineages.set(statement, lineage);
+    lineages.set(statement.text, lineage);
   }
   const hides = (statement: string) => {
     const lineage = lineages.get(statement);

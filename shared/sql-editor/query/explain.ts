@@ -3,24 +3,24 @@
 // back. `analyze` runs the statement to measure it (once for each form). The
 // statement passes the read-only guard first, and must be a query the target
 // can explain (SELECT, WITH … SELECT, TABLE, VALUES): the target's refusal is
-// invalid_argument with its message.
+// invalid_argument with its message. A plan cannot be masked (its filters
+// quote values, analyze counts matching rows), so Explain of a statement
+// reading a column the caller may not see is refused (contract §19.2).
 import { readWorkspaceProfile } from "../../governance/index.ts";
-import { parseDatabaseName, queryConnection } from "../../inventory/index.ts";
 import { invalidArgument } from "../../platform/index.ts";
 import type { Column, Row } from "../cells.ts";
-import { readStatements } from "../guard/read-only-guard.ts";
 import { type Dialect, type ReadSession, type RowSink, withReadSession } from "../session/read-session.ts";
 import type { QueryDeps } from "./query.ts";
+import { type ReadRequest, readTarget } from "./read-target.ts";
 import { tableText } from "./table-text.ts";
 
-export interface ExplainRequest {
-  name: string;
-  statement: string;
+export interface ExplainRequest extends ReadRequest {
   analyze: boolean;
-  dataSourceId: string;
-  schema: string;
   signal: AbortSignal;
 }
+
+const HIDDEN_PLAN =
+  "statement: it reads columns masked for you, and a plan cannot be masked (it shows filter values and matching row counts): Explain is refused";
 
 export interface Plan {
   /** As the target prints it. */
@@ -38,16 +38,15 @@ const EXPLAIN: Record<Dialect, (analyze: boolean) => { text: string; json: strin
 };
 
 export async function explainStatement(deps: QueryDeps, request: ExplainRequest): Promise<Plan> {
-  const ref = parseDatabaseName(request.name, "name");
-  const { config } = await queryConnection(deps.db, deps.secrets, ref, request.dataSourceId);
-  const statements = await readStatements(config.engine, request.statement);
+  const { ref, config, statements, masker } = await readTarget(deps, request);
   if (statements.length !== 1) throw invalidArgument(`statement: Explain takes one statement, got ${statements.length}`);
+  if (masker?.hidesAny) throw invalidArgument(HIDDEN_PLAN);
   const profile = await readWorkspaceProfile(deps.settings);
   const options = { schema: request.schema, timeoutMs: profile.queryTimeoutMs, signal: request.signal };
   return withReadSession(config.engine, config, ref.name, options, async (session) => {
     const prefix = EXPLAIN[session.dialect](request.analyze);
-    const text = await explained(session, prefix.text + statements[0]!);
-    const json = await explained(session, prefix.json + statements[0]!);
+    const text = await explained(session, prefix.text + statements[0]!.text);
+    const json = await explained(session, prefix.json + statements[0]!.text);
     return { text: planText(text), json: json.rows.map((row) => String(row[0])).join("\n") };
   });
 }

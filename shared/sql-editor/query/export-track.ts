@@ -4,8 +4,7 @@
 // written with the call's record when it ends (AuditAtEnd.withRecord):
 // completed, refused by the target or a bound, or left by the client.
 import type { AuditAtEnd } from "../../governance/index.ts";
-import { DomainError } from "../../platform/index.ts";
-import { recordQueryHistory } from "../history/query-history.ts";
+import { historyError, keepInHistory } from "../history/history-entry.ts";
 
 const LEFT = "the client went away before the export ended";
 
@@ -18,17 +17,7 @@ export class ExportTrack {
   constructor(audit: AuditAtEnd, request: { name: string; statement: string; format: string; caller: string }) {
     this.detail = { database: request.name, format: request.format, rowCount: 0, bytes: 0, durationMs: 0 };
     audit.detail = this.detail;
-    audit.withRecord.push((tx) =>
-      recordQueryHistory(tx, {
-        creator: request.caller,
-        database: request.name,
-        statement: request.statement,
-        type: "EXPORT",
-        durationMs: this.detail.durationMs,
-        rowCount: this.detail.rowCount,
-        error: this.error ?? LEFT,
-      }),
-    );
+    keepInHistory(audit, "EXPORT", request, () => ({ durationMs: this.detail.durationMs, rowCount: this.detail.rowCount, error: this.error ?? LEFT }));
   }
 
   /** A chunk went out; `rows` is the count written so far. */
@@ -42,7 +31,7 @@ export class ExportTrack {
   }
 
   failed(error: unknown): void {
-    this.error = error instanceof DomainError ? error.message : "internal error";
+    this.error = historyError(error);
   }
 
   end(): void {

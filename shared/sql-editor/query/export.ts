@@ -10,43 +10,36 @@
 // detail and the query history entry (EXPORT) are written with the call's
 // record when it ends, whatever the outcome (export-track.ts).
 import { type AuditAtEnd, readWorkspaceProfile } from "../../governance/index.ts";
-import { type ConnectionConfig, parseDatabaseName, queryConnection } from "../../inventory/index.ts";
+import type { ConnectionConfig } from "../../inventory/index.ts";
 import { invalidArgument, resourceExhausted } from "../../platform/index.ts";
 import type { Column, Row } from "../cells.ts";
 import { exportFile, type ExportFormat, type ExportOptions } from "../export/export-file.ts";
 import { exportTableName } from "../export/export-table.ts";
-import { readStatements } from "../guard/read-only-guard.ts";
-import { type ResultMasker, shownError } from "../masking/result-masking.ts";
+import { type MaskingReason, type ResultMasker, shownError } from "../masking/result-masking.ts";
 import { openReadSession, type ReadSession, type ReadSessionOptions } from "../session/read-session.ts";
 import { RowChannel } from "../session/row-channel.ts";
 import { ExportTrack } from "./export-track.ts";
 import type { QueryDeps } from "./query.ts";
+import { type ReadRequest, readTarget } from "./read-target.ts";
 
 /** Rows read from the target at a time, at most. */
 const BATCH_ROWS = 4096;
 
-export interface ExportRequest {
-  /** instances/<instance>/databases/<database> */
-  name: string;
-  statement: string;
+export interface ExportRequest extends ReadRequest {
   format: ExportFormat;
   /** Rows at most; 0 = all. */
   limit: bigint;
-  dataSourceId: string;
-  schema: string;
   /** The call's: aborting it cancels the statement on the target. */
   signal: AbortSignal;
-  /** users/<login_id>, for the query history. */
-  caller: string;
-  /** Masks what the caller may not see (prepareMasking); undefined when nothing is hidden. */
-  masker: ResultMasker | undefined;
 }
 
-/** A piece of the file, with the file's media type and name. */
+/** A piece of the file, with the file's media type and name, and why each of its columns is masked. */
 export interface ExportChunk {
   bytes: Uint8Array;
   contentType: string;
   filename: string;
+  /** Per column of the file, why its values are masked (an empty reason: shown as is); [] when nothing is hidden from the caller. */
+  masked: MaskingReason[];
 }
 
 /** Where and what the export reads, checked before the target is reached. */
@@ -81,19 +74,17 @@ export async function* exportStatement(deps: QueryDeps, audit: AuditAtEnd, reque
 
 async function planExport(deps: QueryDeps, request: ExportRequest): Promise<ExportPlan> {
   const limit = exportLimit(request.limit);
-  const ref = parseDatabaseName(request.name, "name");
-  const { config } = await queryConnection(deps.db, deps.secrets, ref, request.dataSourceId);
-  const statements = await readStatements(config.engine, request.statement);
+  const { ref, config, statements, masker } = await readTarget(deps, request);
   if (statements.length !== 1) throw invalidArgument(`statement: Export takes one statement, got ${statements.length}`);
   const statement = statements[0]!;
   const { sqlResultSizeBytes, queryTimeoutMs } = await readWorkspaceProfile(deps.settings);
-  const table = request.format === "SQL" ? await exportTableName(config.engine, statement) : [];
+  const table = request.format === "SQL" ? exportTableName(config.engine, statement.tree) : [];
   return {
     config,
     database: ref.name,
-    statement,
+    statement: statement.text,
     limit,
-    masker: request.masker,
+    masker,
     file: { maxBytes: sqlResultSizeBytes, boundName: `sql_result_size (${sqlResultSizeBytes} bytes)`, engine: config.engine, table },
     session: { schema: request.schema, timeoutMs: queryTimeoutMs, signal: request.signal, selectLimit: limit === undefined ? undefined : limit + 1 },
   };
@@ -113,12 +104,12 @@ async function* sessionChunks(session: ReadSession, plan: ExportPlan, format: Ex
     (failure: unknown) => channel.end(failure),
   );
   try {
-    const { columns, batches } = masked(plan, await channel.described, channel.batches());
+    const { columns, batches, reasons } = masked(plan, await channel.described, channel.batches());
     const file = exportFile(format, columns, batches, plan.file);
     const filename = `${plan.database}-${fileTime(new Date())}.${file.extension}`;
     for await (const bytes of file.chunks) {
       track.sent(file.progress.rows, bytes.byteLength);
-      yield { bytes, contentType: file.contentType, filename };
+      yield { bytes, contentType: file.contentType, filename, masked: reasons };
     }
     if (file.progress.stoppedBy) throw boundReached(file.progress.stoppedBy, file.progress.rows);
   } finally {
@@ -127,13 +118,21 @@ async function* sessionChunks(session: ReadSession, plan: ExportPlan, format: Ex
   }
 }
 
-/** The columns as the file shows them (a masked one is text) and the batches with hidden values masked. */
-function masked(plan: ExportPlan, described: Column[], batches: AsyncIterable<Row[]>): { columns: Column[]; batches: AsyncIterable<Row[]> } {
+interface MaskedRows {
+  /** As the file shows them (a masked one is text). */
+  columns: Column[];
+  /** Hidden values masked. */
+  batches: AsyncIterable<Row[]>;
+  /** Per column, why it is masked. */
+  reasons: MaskingReason[];
+}
+
+function masked(plan: ExportPlan, described: Column[], batches: AsyncIterable<Row[]>): MaskedRows {
   const { masker, statement } = plan;
-  if (!masker) return { columns: described, batches };
+  if (!masker) return { columns: described, batches, reasons: [] };
   const columns = [...described];
-  masker.mask({ statement, columns, rows: [] });
-  return { columns, batches: maskedBatches(batches, (rows) => masker.mask({ statement, columns: [...described], rows })) };
+  const reasons = masker.mask({ statement, columns, rows: [] });
+  return { columns, batches: maskedBatches(batches, (rows) => masker.mask({ statement, columns: [...described], rows })), reasons };
 }
 
 async function* maskedBatches(batches: AsyncIterable<Row[]>, mask: (rows: Row[]) => unknown): AsyncGenerator<Row[]> {

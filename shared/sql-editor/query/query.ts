@@ -6,13 +6,13 @@
 // later statements are not run.
 import type { CommonQueryMethods } from "slonik";
 import { type AuditAtEnd, readWorkspaceProfile, type SettingReader } from "../../governance/index.ts";
-import { parseDatabaseName, queryConnection } from "../../inventory/index.ts";
-import { DomainError, invalidArgument, type SecretBox } from "../../platform/index.ts";
+import { invalidArgument, type SecretBox } from "../../platform/index.ts";
 import type { Column, Row } from "../cells.ts";
-import { readStatements } from "../guard/read-only-guard.ts";
-import { recordQueryHistory } from "../history/query-history.ts";
-import { type ResultMasker, shownError } from "../masking/result-masking.ts";
+import type { ReadStatement } from "../guard/statement-tree.ts";
+import { historyError, keepInHistory } from "../history/history-entry.ts";
+import { type MaskingReason, type ResultMasker, shownError } from "../masking/result-masking.ts";
 import { type ReadSession, withReadSession } from "../session/read-session.ts";
+import { type ReadRequest, readTarget } from "./read-target.ts";
 import { KeptRows, ResultBudget } from "./result-budget.ts";
 
 export const DEFAULT_LIMIT = 1000;
@@ -28,21 +28,11 @@ export interface QueryDeps {
   secrets: SecretBox;
 }
 
-export interface QueryRequest {
-  /** instances/<instance>/databases/<database> */
-  name: string;
-  statement: string;
+export interface QueryRequest extends ReadRequest {
   /** Rows kept per statement; 0 = DEFAULT_LIMIT. */
   limit: number;
-  /** "" = the instance's READ_ONLY data source when it has one, else ADMIN. */
-  dataSourceId: string;
-  schema: string;
   /** The call's: aborting it cancels the running statement. */
   signal: AbortSignal;
-  /** users/<login_id>, for the query history. */
-  caller: string;
-  /** Withholds the target's message for a statement reading hidden columns (prepareMasking); undefined when nothing is hidden. */
-  masker: ResultMasker | undefined;
 }
 
 export interface StatementResult {
@@ -54,6 +44,8 @@ export interface StatementResult {
   latencyMs: number;
   /** The target's message when it refused the statement (withheld when it reads hidden columns); "" otherwise. */
   error: string;
+  /** Per column, why its values were masked (an empty reason: shown as is); [] when nothing is hidden from the caller. */
+  masked: MaskingReason[];
 }
 
 /**
@@ -64,9 +56,7 @@ export interface StatementResult {
  */
 export async function queryDatabase(deps: QueryDeps, audit: AuditAtEnd, request: QueryRequest): Promise<StatementResult[]> {
   const limit = queryLimit(request.limit);
-  const ref = parseDatabaseName(request.name, "name");
-  const { config } = await queryConnection(deps.db, deps.secrets, ref, request.dataSourceId);
-  const statements = await readStatements(config.engine, request.statement);
+  const { ref, config, statements, masker } = await readTarget(deps, request);
   const profile = await readWorkspaceProfile(deps.settings);
   const budget = new ResultBudget(profile.sqlResultSizeBytes);
   const options = { schema: request.schema, timeoutMs: profile.queryTimeoutMs, signal: request.signal, selectLimit: limit + 1 };
@@ -75,12 +65,12 @@ export async function queryDatabase(deps: QueryDeps, audit: AuditAtEnd, request:
   try {
     await withReadSession(config.engine, config, ref.name, options, async (session) => {
       for (const statement of statements) {
-        results.push(await readResult(session, statement, limit, budget, request.masker));
+        results.push(await readResult(session, statement, limit, budget, masker));
         if (results.at(-1)!.error) break;
       }
     });
   } catch (error) {
-    remember(audit, request, results, performance.now() - started, error instanceof DomainError ? error.message : "internal error");
+    remember(audit, request, results, performance.now() - started, historyError(error));
     throw error;
   }
   remember(audit, request, results, performance.now() - started, results.find((r) => r.error)?.error ?? "");
@@ -91,8 +81,7 @@ function remember(audit: AuditAtEnd, request: QueryRequest, results: StatementRe
   const rowCount = results.reduce((sum, r) => sum + r.rows.length, 0);
   const truncated = results.some((r) => r.truncated);
   audit.detail = { database: request.name, rowCount, truncated, durationMs: Math.round(durationMs) };
-  const entry = { creator: request.caller, database: request.name, statement: request.statement, type: "QUERY" as const, durationMs, rowCount, error };
-  audit.withRecord.push((tx) => recordQueryHistory(tx, entry));
+  keepInHistory(audit, "QUERY", request, () => ({ durationMs, rowCount, error }));
 }
 
 /** The limit asked for: 0 is the default; beyond MAX_LIMIT or negative is refused. */
@@ -104,9 +93,12 @@ export function queryLimit(limit: number): number {
   return limit;
 }
 
-async function readResult(session: ReadSession, statement: string, limit: number, budget: ResultBudget, masker: ResultMasker | undefined): Promise<StatementResult> {
+/** A statement's result, its hidden values masked. */
+async function readResult(session: ReadSession, { text }: ReadStatement, limit: number, budget: ResultBudget, masker: ResultMasker | undefined): Promise<StatementResult> {
   const started = performance.now();
   const sink = new KeptRows(limit, budget);
-  const { error } = await session.read(statement, sink, Math.min(limit + 1, BATCH_ROWS));
-  return { statement, columns: sink.described, rows: sink.kept, truncated: sink.truncated, latencyMs: performance.now() - started, error: shownError(masker, statement, error) };
+  const { error } = await session.read(text, sink, Math.min(limit + 1, BATCH_ROWS));
+  const result = { statement: text, columns: sink.described, rows: sink.kept, truncated: sink.truncated, latencyMs: performance.now() - started };
+  const masked = masker?.mask(result) ?? [];
+  return { ...result, error: shownError(masker, text, error), masked };
 }
