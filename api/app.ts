@@ -1,6 +1,6 @@
 // buildApp wires the one Fastify server: every svc.v1 service as Connect,
-// gRPC, gRPC-Web and REST through one interceptor chain, plus ops routes and
-// directory sync (SCIM at /scim/v2).
+// gRPC, gRPC-Web and REST through one interceptor chain, plus ops routes,
+// directory sync (SCIM at /scim/v2) and the web console at /.
 // It never listens; main does.
 import { randomUUID } from "node:crypto";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
@@ -11,6 +11,8 @@ import { inventorySettingRules } from "../shared/inventory/index.ts";
 import { changeSettingRules } from "../shared/change/index.ts";
 import { notifySettingRules, publishNotifications } from "../shared/notify/index.ts";
 import { registerClientIp } from "./client-ip.ts";
+import { setBaseSecurityHeaders } from "./console/console-headers.ts";
+import { registerConsole } from "./console/console-routes.ts";
 import { registerOpenApi } from "./openapi/openapi.ts";
 import { registerDebugRoutes } from "./ops/debug.ts";
 import { registerScimRoutes, SCIM_PREFIX } from "./scim/scim-routes.ts";
@@ -51,7 +53,7 @@ import { createServerStreamInvoker } from "./transport/invoke-server-stream.ts";
 import { createUnaryInvoker } from "./transport/invoke-unary.ts";
 import { methodOptions } from "./transport/method-options.ts";
 import { restBindings } from "./transport/rest/bindings.ts";
-import { sendFastifyError, sendNotFound } from "./transport/error-reply.ts";
+import { sendFastifyError } from "./transport/error-reply.ts";
 import { frameworkErrorOptions, refuseWhileClosing } from "./transport/framework-errors.ts";
 import { registerRestRoutes } from "./transport/rest/routes.ts";
 import type { ServiceRegistration } from "./transport/services.ts";
@@ -104,11 +106,12 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
   });
   fastify.addHook("onRequest", (req, reply, done) => {
     reply.header("x-correlation-id", req.id);
+    setBaseSecurityHeaders(reply);
     done();
   });
   registerClientIp(fastify, trustedProxyList(deps.config.trustedProxies));
   fastify.setErrorHandler(sendFastifyError);
-  fastify.setNotFoundHandler(sendNotFound);
+  await registerConsole(fastify, { dir: deps.config.consoleDir, logger: deps.logger });
   refuseWhileClosing(fastify);
   registerMetrics(fastify, deps.metrics);
   registerHealthRoutes(fastify, { db: deps.db, isShuttingDown: () => shutdown.signal.aborted });

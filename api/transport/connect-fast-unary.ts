@@ -64,7 +64,7 @@ export async function answerConnect(options: FastUnaryOptions, route: UnaryRoute
       timeoutMs: timeout.timeoutMs,
     });
     const res = await deadline.race(pending);
-    res.header.forEach((value, key) => responseHeader.set(key, value));
+    res.header.forEach((value, key) => responseHeader.append(key, value)); // append: each Set-Cookie is its own
     responseTrailer = res.trailer;
     body = binary ? route.serialization.getO(true).serialize(res.message) : jsonText(route, res.message);
   } catch (thrown) {

@@ -36,6 +36,8 @@ function mapFastifyError(error: FastifyError, req: FastifyRequest): { connectErr
     }
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return { connectError: new ConnectError("the request body is empty; send a JSON object", Code.InvalidArgument) };
+    case "FST_STATIC_FORBIDDEN_PATH": // a console file path with "..", "." or an empty segment
+      return { connectError: new ConnectError(`no route for ${req.method} ${req.url.split("?")[0]}`, Code.NotFound) };
     case "FST_ERR_CTP_INVALID_JSON_BODY":
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       return { connectError: new ConnectError(`malformed request body: ${error.message}`, Code.InvalidArgument) };

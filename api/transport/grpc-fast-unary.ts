@@ -45,8 +45,8 @@ export async function answerGrpc(options: FastUnaryOptions, route: UnaryRoute, b
     const message = decodedRequest(route.method, contextValues, () => route.serialization.getI(binary).parse(envelope.data));
     const call = { method: route.method, message, requestMethod: "POST", url: req.url, header, contextValues, signal: controller.signal };
     const res = await deadline.race(options.invoke({ ...call, protocolName: "grpc", timeoutMs: timeout.timeoutMs }));
-    res.header.forEach((value, key) => responseHeader.set(key, value));
-    res.trailer.forEach((value, key) => trailer.set(key, value));
+    res.header.forEach((value, key) => responseHeader.append(key, value)); // append: each Set-Cookie is its own
+    res.trailer.forEach((value, key) => trailer.append(key, value));
     const output = { flags: 0, data: route.serialization.getO(binary).serialize(res.message) };
     const sent = await envelopeCompress(output, compression.response, options.compressMinBytes);
     body = encodeEnvelope(sent.flags, sent.data);

@@ -2,6 +2,8 @@
 // read once per method: getOption decodes option bytes on every call.
 import type { DescMethod } from "@bufbuild/protobuf";
 import { getOption, hasOption } from "@bufbuild/protobuf";
+import { MethodOptions_IdempotencyLevel } from "@bufbuild/protobuf/wkt";
+import { http } from "../../shared/gen/google/api/annotations_pb.js";
 import { accept_form_body, allow_with_pending_reset, allow_without_credential, audit, audit_at_end, auth, AuthMethod, permission } from "../../shared/gen/svc/v1/annotation_pb.js";
 
 export type Access =
@@ -20,6 +22,12 @@ export interface MethodOptions {
   allowWithPendingReset: boolean;
   /** REST also accepts a form-encoded body (a browser's form post). */
   acceptFormBody: boolean;
+  /**
+   * The call only reads: its REST binding is a GET, or it declares
+   * idempotency_level NO_SIDE_EFFECTS. The session cookie authenticates
+   * anything else only with the CSRF header (contract §19.5).
+   */
+  read: boolean;
 }
 
 const cache = new WeakMap<DescMethod, MethodOptions>();
@@ -37,6 +45,7 @@ export function methodOptions(method: DescMethod): MethodOptions {
       auditAtEnd: auditAtEndOf(method),
       allowWithPendingReset: getOption(method, allow_with_pending_reset),
       acceptFormBody: getOption(method, accept_form_body),
+      read: isRead(method),
     };
     cache.set(method, options);
   }
@@ -73,4 +82,9 @@ function auditAtEndOf(method: DescMethod): boolean {
   const atEnd = getOption(method, audit_at_end);
   if (atEnd && !getOption(method, audit)) throw new MethodOptionsError(`${method.parent.typeName}.${method.name} declares audit_at_end without an audit action`);
   return atEnd;
+}
+
+function isRead(method: DescMethod): boolean {
+  if (method.idempotency === MethodOptions_IdempotencyLevel.NO_SIDE_EFFECTS) return true;
+  return hasOption(method, http) && getOption(method, http).pattern.case === "get";
 }

@@ -27,6 +27,8 @@ export interface Config {
   threadPoolSize: number;
   /** Notification webhooks may reach loopback, link-local and private addresses (contract §19.6; off by default). */
   webhookAllowPrivate: boolean;
+  /** The web console's built files, served at / (contract §19.5; default web/dist). */
+  consoleDir: string;
 }
 
 /**
@@ -57,6 +59,7 @@ const flags = {
   "rate-limit-per-user": "string",
   "secret-key-file": "string",
   "webhook-allow-private": "boolean",
+  "console-dir": "string",
 } as const satisfies Record<string, FlagKind>;
 
 type FlagName = keyof typeof flags;
@@ -90,6 +93,7 @@ export function loadConfig(argv: readonly string[], env: Env, portRole: PortRole
     secretKey: env.SVC_SECRET_KEY || undefined,
     threadPoolSize: Number(env.UV_THREADPOOL_SIZE) || 4,
     webhookAllowPrivate: bool("webhook-allow-private"),
+    consoleDir: resolve(text("console-dir") ?? "web/dist"),
   };
 }
 

@@ -1,13 +1,16 @@
 // Authentication hook: finds the caller's credential and requires one for
 // every RPC that does not declare allow_without_credential (contract §0.2, §1.3).
+// The session cookie counts for a call that changes state only with the
+// CSRF header (§19.5, csrf.ts).
 // A restricted principal (password change or second factor pending) is
 // refused later, by the ACL hook, so that the audit hook records the refusal.
-import { Code, ConnectError, createContextKey, type HandlerContext, type Interceptor } from "@connectrpc/connect";
+import { Code, ConnectError, createContextKey, type HandlerContext, type Interceptor, type StreamRequest, type UnaryRequest } from "@connectrpc/connect";
 import type { Principal } from "../../../shared/identity/index.ts";
 import { addLogFields } from "../../../shared/platform/index.ts";
 import { requestFacts, type RequestFacts } from "../context.ts";
 import { ACCESS_COOKIE, cookieValue } from "../cookies.ts";
-import { methodOptions } from "../method-options.ts";
+import { type Access, methodOptions } from "../method-options.ts";
+import { cookieMayAuthenticate, csrfRefusal } from "./csrf.ts";
 
 export type { Principal };
 
@@ -22,9 +25,9 @@ export function createAuthnInterceptor(authenticate: Authenticate): Interceptor 
   return (next) => async (req) => {
     const authorization = req.header.get("authorization") ?? "";
     if (/^basic\s/i.test(authorization)) throw unauthenticated(BASIC_UNSUPPORTED);
-    const token = bearerToken(authorization) ?? cookieValue(req.header.get("cookie"), ACCESS_COOKIE);
-    const principal = token ? await authenticate(token, requestFacts(req.contextValues)) : undefined;
     const { access, allowWithPendingReset } = methodOptions(req.method);
+    const token = bearerToken(authorization) ?? sessionCookie(req, access);
+    const principal = token ? await authenticate(token, requestFacts(req.contextValues)) : undefined;
     if (!principal && access.kind !== "public") {
       throw unauthenticated(token ? "the access token is invalid, expired or revoked" : "sign in first: no credential was sent");
     }
@@ -38,6 +41,18 @@ export function createAuthnInterceptor(authenticate: Authenticate): Interceptor 
     }
     return next(req);
   };
+}
+
+/**
+ * The access-token cookie, when it may authenticate the call (csrf.ts).
+ * Without the CSRF header a call that changes state is refused, or runs
+ * anonymous when it is public: the cookie then grants nothing.
+ */
+function sessionCookie(req: UnaryRequest | StreamRequest, access: Access): string | undefined {
+  const cookie = cookieValue(req.header.get("cookie"), ACCESS_COOKIE);
+  if (cookie === undefined || cookieMayAuthenticate(req.method, req.header)) return cookie;
+  if (access.kind === "public") return undefined;
+  throw csrfRefusal(req.method);
 }
 
 /** The signed-in caller of an RPC that requires a credential. */
