@@ -5,6 +5,9 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import { newAuditAtEnd } from "../shared/governance/index.ts";
+import { explainStatement, exportStatement, queryDatabase } from "../shared/sql-editor/index.ts";
+import { testSecrets } from "./helpers/instances.ts";
 import { markPerson, patchPolicy, PERSON, querierOfProject, storeMaskingSchemes } from "./helpers/masking.ts";
 import { startSqlTargets, type SqlTargets } from "./helpers/sql-targets.ts";
 
@@ -61,6 +64,36 @@ describe("masked Query results", () => {
       assert.match(reply.body.message, /is masked .* cannot be used in WHERE/);
     }
     assert.equal((await query("select id from person where id = 1")).status, 200);
+  });
+
+  it("masks in the capability's own reads: Query, Export and Explain called below the handlers", async () => {
+    const deps = { db: t.app.db, settings: t.app.settings, secrets: testSecrets() };
+    const read = { name: t.pg.name, statement: "select id, email from person", dataSourceId: "", schema: "", caller: "users/querier", signal: new AbortController().signal };
+    const md5 = createHash("md5").update("pepperalice@example.com").digest("hex");
+    const [result] = await queryDatabase(deps, newAuditAtEnd("test"), { ...read, limit: 0 });
+    assert.deepEqual([result!.rows, result!.masked[1]], [[["1", md5]], { semanticType: "md5", reason: "semantic type md5" }]);
+    const chunks = [];
+    for await (const chunk of exportStatement(deps, newAuditAtEnd("test"), { ...read, format: "CSV", limit: 0n })) chunks.push(chunk);
+    assert.equal(Buffer.concat(chunks.map((c) => c.bytes)).toString("utf8"), `id,email\r\n1,${md5}\r\n`);
+    assert.deepEqual(chunks[0]!.masked, [{ semanticType: "", reason: "" }, { semanticType: "md5", reason: "semantic type md5" }]);
+    await assert.rejects(explainStatement(deps, { ...read, analyze: false }), /reads columns masked for you/);
+    await assert.rejects(queryDatabase(deps, newAuditAtEnd("test"), { ...read, statement: "select id from person where email = 'x'", limit: 0 }), /is masked/);
+  });
+
+  it("applies a rule whose condition names semantic types to the columns of those types, before their own algorithm", async () => {
+    const rules = [{ id: "typed", condition: { environments: ["environments/test"], semanticTypes: ["md5", "range"] }, semanticType: "stars" }];
+    assert.equal((await patchPolicy(t, "policies/MASKING_RULE", { maskingRulePolicy: { rules } })).status, 200);
+    try {
+      const reply = await query("select name, email, phone, code from person");
+      assert.deepEqual(values(reply), [["******", "###", "###", "XY12"]]);
+      assert.deepEqual(reply.body.results[0].masked[1], { semanticType: "stars", reason: "semantic type md5 matches masking rule typed" });
+      const prod = [{ ...rules[0], condition: { ...rules[0]!.condition, environments: ["environments/prod"] } }];
+      assert.equal((await patchPolicy(t, "policies/MASKING_RULE", { maskingRulePolicy: { rules: prod } })).status, 200);
+      const md5 = createHash("md5").update("pepperalice@example.com").digest("hex");
+      assert.deepEqual(values(await query("select email, code from person")), [[md5, "XY12"]]);
+    } finally {
+      await markPerson(t, t.pg.name, "public");
+    }
   });
 
   it("shows a column to an exempt caller until the exemption expires", async () => {

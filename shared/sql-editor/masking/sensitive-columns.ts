@@ -1,7 +1,9 @@
 // The columns of one database that a caller may not see (contract §19.2): its
-// catalog's columns with a semantic type, or with a classification whose
-// level a masking rule matches (the first rule wins), less those a live
-// exemption of the database's project gives the caller.
+// catalog's columns that a masking rule matches — by the database's
+// environment and project, the column's classification level and its semantic
+// type; the first rule wins and gives the algorithm — or that carry a
+// semantic type (then masked by that type's algorithm when no rule matches),
+// less those a live exemption of the database's project gives the caller.
 import type { CommonQueryMethods } from "slonik";
 import { storedSettings } from "../../governance/index.ts";
 import { groupIdsOfUser } from "../../identity/index.ts";
@@ -44,18 +46,21 @@ export async function sensitiveColumns(db: CommonQueryMethods, database: Databas
   return found;
 }
 
+/** The first rule matching the column wins; a column with a semantic type that no rule matches is masked by its type's own algorithm. */
 function columnMask(column: { semanticType: string; classification: string }, database: DatabaseRow, schemes: MaskingSchemes, rules: readonly MaskingRule[]): ColumnMask | undefined {
-  if (column.semanticType) {
-    return { semanticType: column.semanticType, reason: `semantic type ${column.semanticType}`, mask: maskOf(schemes.semanticTypes.get(column.semanticType)) };
-  }
   const level = schemes.classificationLevels.get(column.classification) ?? "";
   const rule = rules.find((r) => matches(r.condition.environments, `environments/${database.environment}`) && matches(r.condition.projects, `projects/${database.projectId}`)
-    && matches(r.condition.classificationLevels, level) && matches(r.condition.semanticTypes, ""));
-  if (!rule) return undefined;
-  const reason = `classification ${column.classification} (level ${level}) matches masking rule ${rule.id}`;
-  return { semanticType: rule.semanticType, reason, mask: maskOf(schemes.semanticTypes.get(rule.semanticType)) };
+    && matches(r.condition.classificationLevels, level) && matches(r.condition.semanticTypes, column.semanticType));
+  if (rule) {
+    const marks = [column.semanticType && `semantic type ${column.semanticType}`, column.classification && `classification ${column.classification} (level ${level})`];
+    const reason = `${marks.filter(Boolean).join(", ")} matches masking rule ${rule.id}`;
+    return { semanticType: rule.semanticType, reason, mask: maskOf(schemes.semanticTypes.get(rule.semanticType)) };
+  }
+  if (!column.semanticType) return undefined;
+  return { semanticType: column.semanticType, reason: `semantic type ${column.semanticType}`, mask: maskOf(schemes.semanticTypes.get(column.semanticType)) };
 }
 
+/** An empty list matches anything; a value "" (the column has no such mark) matches only an empty list. */
 function matches(list: readonly string[] | undefined, value: string): boolean {
   return !list || list.length === 0 || list.includes(value);
 }
