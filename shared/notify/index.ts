@@ -2,6 +2,7 @@
 // Everything else under shared/notify/ is private to it.
 export { deliverNotification, type DeliverDeps } from "./deliver.ts";
 export { deliveryName, type DeliveryListRequest, listDeliveryPage, retryDelivery } from "./delivery-log.ts";
+export { type ImTestResult, testImEntries } from "./im/test-app-im.ts";
 export type { DeliveryRow, DeliveryStatus } from "./delivery.store.ts";
 export { publishNotifications, type PublishOptions } from "./publish.ts";
 export { notifySettingRules } from "./setting-rules.ts";

@@ -29,7 +29,7 @@ export const dingtalk: ImVendor = {
     const { clientId, clientSecret, robotCode } = entry.fields as { clientId: string; clientSecret: string; robotCode: string };
     const key = tokenKey("DINGTALK", base, clientId, clientSecret);
     const token = await cachedToken(key, async () => {
-      const { body } = await api.call({ name: "oauth2/accessToken", url: `${base}/v1.0/oauth2/accessToken`, json: { appKey: clientId, appSecret: clientSecret } });
+      const { body } = await api.call({ name: "oauth2/accessToken", grantsToken: true, url: `${base}/v1.0/oauth2/accessToken`, json: { appKey: clientId, appSecret: clientSecret } });
       return { token: String(body.accessToken ?? ""), expiresInS: Number(body.expireIn ?? 0) };
     });
     const chat = destinationId(to);

@@ -19,7 +19,7 @@ function openPlatform(type: ImType, field: string, defaultApi: string): ImVendor
     const { appId, appSecret } = entry.fields as { appId: string; appSecret: string };
     const key = tokenKey(type, root(entry), appId, appSecret);
     const value = await cachedToken(key, async () => {
-      const { body } = await api.call({ name: "tenant_access_token", url: `${root(entry)}/auth/v3/tenant_access_token/internal`, json: { app_id: appId, app_secret: appSecret } });
+      const { body } = await api.call({ name: "tenant_access_token", grantsToken: true, url: `${root(entry)}/auth/v3/tenant_access_token/internal`, json: { app_id: appId, app_secret: appSecret } });
       return { token: String(body.tenant_access_token ?? ""), expiresInS: Number(body.expire ?? 0) };
     });
     return { key, headers: { authorization: `Bearer ${value}` } };

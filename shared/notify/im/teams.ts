@@ -34,7 +34,7 @@ export const teams: ImVendor = {
     const token = await cachedToken(key, async () => {
       const url = `${login}/${encodeURIComponent(tenantId)}/oauth2/v2.0/token`;
       const form = { client_id: clientId, client_secret: clientSecret, scope: SCOPE, grant_type: "client_credentials" };
-      const { body } = await api.call({ name: "oauth2/v2.0/token", url, form });
+      const { body } = await api.call({ name: "oauth2/v2.0/token", grantsToken: true, url, form });
       return { token: String(body.access_token ?? ""), expiresInS: Number(body.expires_in ?? 0) };
     });
     const chat = destinationId(to);

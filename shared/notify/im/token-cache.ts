@@ -31,6 +31,7 @@ export function cachedToken(key: string, fetch: () => Promise<FetchedToken>): Pr
   const entry: Held = { token: Promise.resolve(""), expiresAt: Infinity };
   entry.token = fetch().then(
     ({ token, expiresInS }) => {
+      if (!token) throw new Error("the vendor answered without an access token");
       entry.expiresAt = Date.now() + lifetimeMs(expiresInS);
       return token;
     },

@@ -34,6 +34,8 @@ export interface VendorCall {
   headers?: Record<string, string>;
   /** The cache key of the token the call carries, forgotten when the vendor rejects it. */
   token?: string;
+  /** A token request: its answer is never kept with an error (a test call shows answers). */
+  grantsToken?: boolean;
   /** Whether a failure in the body only says that what was looked up does not exist (not a failure of the call). */
   absent?(body: Json): boolean;
 }
@@ -70,7 +72,15 @@ export class VendorApi {
   }
 
   async call(call: VendorCall): Promise<VendorReply> {
-    const answer = await this.#send(call);
+    try {
+      return await this.#judge(call, await this.#send(call));
+    } catch (error) {
+      if (call.grantsToken && error instanceof ImCallError && error.answer) throw new ImCallError(error.outcome as Exclude<AttemptOutcome, { kind: "sent" }>);
+      throw error;
+    }
+  }
+
+  #judge(call: VendorCall, answer: WebhookAnswer): VendorReply {
     const body = parseJson(answer.body);
     const vendorMessage = this.#rules.failure(body);
     if (call.token && this.#rules.tokenRejected?.(answer.status, body)) {
@@ -79,7 +89,7 @@ export class VendorApi {
     }
     if (answer.status < 200 || answer.status >= 300) {
       const outcome = outcomeOf(answer) as Exclude<AttemptOutcome, { kind: "sent" }>;
-      const said = vendorMessage ?? answer.body.slice(0, 200);
+      const said = vendorMessage ?? (call.grantsToken ? "" : answer.body.slice(0, 200));
       throw new ImCallError({ ...outcome, error: `${call.name}: HTTP ${answer.status}${said ? `: ${said}` : ""}` }, answer);
     }
     if (vendorMessage !== undefined && call.absent?.(body)) return { body, answer, absent: true };

@@ -23,7 +23,7 @@ async function accessToken(api: VendorApi, entry: ImEntry): Promise<{ key: strin
   const { corpId, secret } = entry.fields as { corpId: string; secret: string };
   const key = tokenKey("WECOM", root(entry), corpId, secret);
   const token = await cachedToken(key, async () => {
-    const { body } = await api.call({ name: "gettoken", url: `${root(entry)}/gettoken?${new URLSearchParams({ corpid: corpId, corpsecret: secret })}` });
+    const { body } = await api.call({ name: "gettoken", grantsToken: true, url: `${root(entry)}/gettoken?${new URLSearchParams({ corpid: corpId, corpsecret: secret })}` });
     return { token: String(body.access_token ?? ""), expiresInS: Number(body.expires_in ?? 0) };
   });
   return { key, query: new URLSearchParams({ access_token: token }).toString() };

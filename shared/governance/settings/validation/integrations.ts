@@ -22,7 +22,10 @@ const NOTIFICATION_EVENTS = [
 const IM_TYPES = "SLACK, FEISHU, WECOM, LARK, DINGTALK, TEAMS, TELEGRAM";
 
 export function validateAppIm(value: AppImSetting): void {
-  value.settings.forEach((im, i) => requireEnum(im.type, `appIm.settings[${i}].type`, IM_TYPES));
+  value.settings.forEach((im, i) => {
+    requireEnum(im.type, `appIm.settings[${i}].type`, IM_TYPES);
+    checkHttpUrl(im.apiBaseUrl, `appIm.settings[${i}].apiBaseUrl`);
+  });
   checkUnique(value.settings, (im) => im.type, (i) => `appIm.settings[${i}].type`, "the type");
 }
 
