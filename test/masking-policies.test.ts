@@ -35,7 +35,7 @@ describe("masking policies", () => {
 
   it("reads an unwritten policy empty; the security officer writes rules, audited", async () => {
     const empty = await t.rest<Json>("GET", `/v1/${RULES}`, { token: tokens.officer });
-    assert.deepEqual([empty.status, empty.body], [200, { name: RULES, maskingRulePolicy: {} }]);
+    assert.deepEqual([empty.status, empty.body], [200, { name: RULES, maskingRulePolicy: {}, etag: "0" }]);
     const saved = await patchPolicy(t, RULES, { maskingRulePolicy: { rules: [rule()] } }, tokens.officer);
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
     assert.deepEqual(saved.body.maskingRulePolicy.rules, [rule({ condition: { classificationLevels: ["secret"] } })]);
@@ -43,6 +43,22 @@ describe("masking policies", () => {
     assert.equal(rows[0].resource, RULES);
     const stale = await patchPolicy(t, RULES, { maskingRulePolicy: { rules: [] }, etag: "stale" }, tokens.officer);
     assert.deepEqual([stale.status, stale.body.code], [409, "aborted"]);
+  });
+
+  it("makes a first write conditional over the etag an unwritten policy reads with: one of two first writers wins", async () => {
+    assert.equal((await t.rest("POST", "/v1/projects?projectId=first", { token: t.admin, body: { title: "first" } })).status, 200);
+    const name = "projects/first/policies/MASKING_EXEMPTION";
+    const unwritten = await t.rest<Json>("GET", `/v1/${name}`, { token: tokens.officer });
+    assert.equal(unwritten.body.etag, "0");
+    const write = (reason: string) => patchPolicy(t, name, { maskingExemptionPolicy: { exemptions: [{ members: ["group:g"], reason }] }, etag: unwritten.body.etag });
+    const replies = await Promise.all([write("one"), write("two")]);
+    assert.deepEqual(replies.map((r) => r.status).sort(), [200, 409], JSON.stringify(replies.map((r) => r.body)));
+    const loser = replies.find((r) => r.status === 409)!;
+    assert.match(loser.body.message, /etag 0 is stale/);
+    const winner = replies.find((r) => r.status === 200)!;
+    assert.notEqual(winner.body.etag, "0");
+    assert.equal((await write("three")).status, 409, "the policy exists now: 0 is stale");
+    assert.equal((await t.rest<Json>("GET", `/v1/${name}`, { token: tokens.officer })).body.maskingExemptionPolicy.exemptions[0].reason, winner.body.maskingExemptionPolicy.exemptions[0].reason);
   });
 
   it("refuses members without bb.policies.get / bb.policies.update", async () => {

@@ -31,3 +31,12 @@ export async function saveMaskingPolicy(db: CommonQueryMethods, resource: string
       set payload = excluded.payload, etag = md5(random()::text || clock_timestamp()::text), update_time = now()
     returning payload, etag, update_time`);
 }
+
+/** Writes the policy only if it was never written (one statement, so two first writers cannot both pass); undefined when it exists. */
+export async function insertMaskingPolicy(db: CommonQueryMethods, resource: string, type: MaskingPolicyType, payload: object): Promise<StoredMaskingPolicy | undefined> {
+  const row = await db.maybeOne(sql.type(policyRow)`
+    insert into masking_policy (resource, type, payload) values (${resource}, ${type}, ${sql.jsonb(payload as never)})
+    on conflict (resource, type) do nothing
+    returning payload, etag, update_time`);
+  return row ?? undefined;
+}
