@@ -17,7 +17,7 @@ const logger = createLogger({ json: true, debug: false, destination: pino.destin
 const config = loadConfig([], { PG_URL: url, SVC_SECRET_KEY: process.env.SVC_SECRET_KEY });
 const db = await createDb(url, logger);
 const secrets = createSecretBox(await loadSecretKey(config, logger));
-const worker = await startWorker({ url, db, logger, secrets, metrics: createMetrics({ threadPoolSize: config.threadPoolSize }) });
+const worker = await startWorker({ url, db, logger, secrets, metrics: createMetrics({ threadPoolSize: config.threadPoolSize }), webhookAllowPrivate: false, externalUrl: undefined });
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
 
 process.once("SIGTERM", () => {

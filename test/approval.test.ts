@@ -67,7 +67,7 @@ describe("issue approval", () => {
   before(async () => {
     app = await startTestApp({ bootstrap: ADMIN });
     rest = restClient(app.baseUrl);
-    worker = await startWorker({ url: app.database.url, db: app.db, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }) });
+    worker = await startWorker({ url: app.database.url, db: app.db, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }), webhookAllowPrivate: false, externalUrl: undefined });
     for (const user of USERS) await makeUser(app.db, user);
     token.admin = await signInFirstAdmin(rest);
     for (const user of USERS) token[user] = await signIn(rest, user);

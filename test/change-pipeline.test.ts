@@ -53,7 +53,7 @@ describe("change pipeline end to end", () => {
   before(async () => {
     app = await startTestApp({ bootstrap: ADMIN });
     rest = restClient(app.baseUrl);
-    worker = await startWorker({ url: app.database.url, db: app.db, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }) });
+    worker = await startWorker({ url: app.database.url, db: app.db, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }), webhookAllowPrivate: false, externalUrl: undefined });
     for (const user of ["owner", "dev"] as const) await makeUser(app.db, user);
     token.admin = await signInFirstAdmin(rest);
     for (const user of ["owner", "dev"] as const) token[user] = await signIn(rest, user);

@@ -41,7 +41,7 @@ describe("instance sync", () => {
     app = await startTestApp({ bootstrap: ADMIN });
     rest = restClient(app.baseUrl);
     token = await signInFirstAdmin(rest);
-    worker = await startWorker({ url: app.database.url, db: app.db, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }) });
+    worker = await startWorker({ url: app.database.url, db: app.db, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }), webhookAllowPrivate: false, externalUrl: undefined });
   });
   after(async () => {
     await worker.stop();

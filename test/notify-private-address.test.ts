@@ -39,7 +39,7 @@ describe("webhooks and private addresses", () => {
     lenient = await startTestApp({ database: strict.database, flags: ["--webhook-allow-private"] });
     token.lenient = token.strict; // sessions live in the store both serve
     workerDb = await createDb(strict.database.url, quietLogger(), { maxPoolSize: 4 });
-    worker = await startWorker({ url: strict.database.url, db: workerDb, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }) });
+    worker = await startWorker({ url: strict.database.url, db: workerDb, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }), webhookAllowPrivate: false, externalUrl: undefined });
     hook = await startWebhookReceiver();
   });
   after(async () => {

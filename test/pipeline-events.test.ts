@@ -52,7 +52,7 @@ describe("change pipeline events", () => {
     });
     app = await startTestApp({ bootstrap: ADMIN });
     rest = restClient(app.baseUrl);
-    worker = await startWorker({ url: app.database.url, db: app.db, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }) });
+    worker = await startWorker({ url: app.database.url, db: app.db, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }), webhookAllowPrivate: false, externalUrl: undefined });
     await makeUser(app.db, "owner");
     token.admin = await signInFirstAdmin(rest);
     token.owner = await signIn(rest, "owner");

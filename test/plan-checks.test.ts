@@ -57,7 +57,7 @@ describe("plan checks", () => {
     app = await startTestApp({ bootstrap: ADMIN });
     rest = restClient(app.baseUrl);
     token = await signInFirstAdmin(rest);
-    worker = await startWorker({ url: app.database.url, db: app.db, logger: quietLogger(), secrets: testSecrets(), metrics });
+    worker = await startWorker({ url: app.database.url, db: app.db, logger: quietLogger(), secrets: testSecrets(), metrics, webhookAllowPrivate: false, externalUrl: undefined });
     assert.ok((await call("POST", "/v1/projects?projectId=checks", {})).name);
   });
   after(async () => {

@@ -56,7 +56,7 @@ describe("rollouts", () => {
     token = await signInFirstAdmin(rest);
     await ok("POST", "/v1/projects?projectId=rollouts", {});
     // A worker only for the instances' first sync; none runs task runs here.
-    const worker = await startWorker({ url: app.database.url, db: app.db, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }) });
+    const worker = await startWorker({ url: app.database.url, db: app.db, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }), webhookAllowPrivate: false, externalUrl: undefined });
     try {
       for (const environment of ["test", "prod"] as const) {
         const target = await createPgTarget();

@@ -132,7 +132,7 @@ describe("query history clean-up", () => {
       await adminQuery(`update query_history set create_time = now() - make_interval(days => ${days}) where statement = '${statement}'`, app.database.url);
     }
     workerDb = await createDb(app.database.url, quietLogger(), { maxPoolSize: 4 });
-    worker = await startWorker({ url: app.database.url, db: workerDb, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }) });
+    worker = await startWorker({ url: app.database.url, db: workerDb, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }), webhookAllowPrivate: false, externalUrl: undefined });
   });
   after(async () => {
     await worker.stop();

@@ -87,7 +87,7 @@ describe("task run execution", async () => {
     }
     metrics = createMetrics({ threadPoolSize: 4 });
     workerDb = await createDb(app.database.url, quietLogger(), { maxPoolSize: 10 });
-    worker = await startWorker({ url: app.database.url, db: workerDb, logger: quietLogger(), secrets: testSecrets(), metrics });
+    worker = await startWorker({ url: app.database.url, db: workerDb, logger: quietLogger(), secrets: testSecrets(), metrics, webhookAllowPrivate: false, externalUrl: undefined });
     await createInstanceOk(rest, token, "exec-pg", { engine: "POSTGRES", environment: "environments/test", dataSources: [pgAdminSource()] });
     if (mysqlAvailable) await createInstanceOk(rest, token, "exec-my", { engine: "MYSQL", environment: "environments/test", dataSources: [mysqlAdminSource()] });
     for (const name of PG_DATABASES) pg[name].resource = `instances/exec-pg/databases/${pg[name].name}`;

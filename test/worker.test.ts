@@ -30,7 +30,7 @@ describe("worker", () => {
     database = await createTestDatabase();
     db = await createDb(database.url, quietLogger());
     const secrets = createSecretBox(parseSecretKey(process.env.SVC_SECRET_KEY ?? "", "SVC_SECRET_KEY"));
-    worker = await startWorker({ url: database.url, db, logger: quietLogger(), secrets, metrics: createMetrics({ threadPoolSize: 4 }) });
+    worker = await startWorker({ url: database.url, db, logger: quietLogger(), secrets, metrics: createMetrics({ threadPoolSize: 4 }), webhookAllowPrivate: false, externalUrl: undefined });
   });
   after(async () => {
     await worker.stop();

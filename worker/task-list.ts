@@ -23,7 +23,7 @@ export interface TaskDeps {
   metrics: Metrics;
   logger: Logger;
   /** --webhook-allow-private: notifications may reach internal addresses. */
-  webhookAllowPrivate?: boolean;
+  webhookAllowPrivate: boolean;
 }
 
 /** What the worker process adds: the metadata store's URL (connections of their own), its task-run cancel watch, lock connections, rollout follow-ups and settings cache. */

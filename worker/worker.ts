@@ -23,8 +23,8 @@ const LOCAL_QUEUE_TTL_MS = 10_000;
 export interface WorkerDeps extends TaskDeps {
   url: string;
   concurrency?: number;
-  /** --external-url, for the links of the notifications its jobs cause. */
-  externalUrl?: string;
+  /** --external-url, for the links of the notifications its jobs cause (undefined: WORKSPACE_PROFILE's). */
+  externalUrl: string | undefined;
 }
 
 export interface Worker {
@@ -35,7 +35,7 @@ export interface Worker {
 
 export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   const logger = deps.logger.child({ component: "worker" });
-  publishNotifications({ externalUrlFlag: deps.externalUrl });
+  const stopPublishing = publishNotifications({ externalUrlFlag: deps.externalUrl });
   const concurrency = deps.concurrency ?? DEFAULT_CONCURRENCY;
   // One connection per running job, plus graphile-worker's listener and its batch writes.
   // The queue's own bookkeeping (fetching, completing, failing jobs) commits
@@ -88,6 +88,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   try {
     runner = await superviseRunner(startRunner, logger);
   } catch (error) {
+    stopPublishing();
     await Promise.all([cancels.close(), settings.close(), presence.close(), lockConnections.close(), pool.end()]);
     throw error;
   }
@@ -97,6 +98,7 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
     async stop() {
       await leadership.stop();
       await runner.stop();
+      stopPublishing();
       await followUps.close();
       await cancels.close();
       await settings.close();

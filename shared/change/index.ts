@@ -8,7 +8,7 @@ export { commentName, issueName, parseCommentName, parseIssueName } from "./issu
 export { updateIssuesStatus } from "./issue/issue-status.ts";
 export { findLiveIssueOfPlan, type IssueFields, type IssueRow, issuesAndRolloutsOfPlans, type IssueStatus } from "./issue/issue.store.ts";
 export { createIssue, getIssue, updateIssue } from "./issue/issues.ts";
-export { type PipelineEvent, type PipelineEventName, type PipelineSubscriber, subscribeToPipeline } from "./pipeline/events.ts";
+export { PIPELINE_EVENTS, type PipelineEvent, type PipelineEventName, type PipelineSubscriber, subscribeToPipeline } from "./pipeline/events.ts";
 export { createRollout } from "./pipeline/rollout-creation.ts";
 export { type CheckResult, countByStatus } from "./plan-check/check-result.ts";
 export { type CheckRunRow, latestRuns, listRuns } from "./plan-check/check-run.store.ts";

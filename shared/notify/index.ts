@@ -7,3 +7,14 @@ export type { DeliveryRow, DeliveryStatus } from "./delivery.store.ts";
 export { publishNotifications, type PublishOptions } from "./publish.ts";
 export { notifySettingRules } from "./setting-rules.ts";
 export { testMonitoringWebhooks, type WebhookTestResult } from "./test-monitoring.ts";
+export { testProjectWebhook, type WebhookTestAnswer } from "./project-webhooks/test-webhook.ts";
+export { type WebhookDraft, webhookName } from "./project-webhooks/webhook-fields.ts";
+export type { WebhookRow } from "./project-webhooks/webhook.store.ts";
+export {
+  createProjectWebhook,
+  deleteProjectWebhook,
+  getProjectWebhook,
+  listProjectWebhooks,
+  updateProjectWebhook,
+  type WebhookWriteDeps,
+} from "./project-webhooks/webhooks.ts";

@@ -3,7 +3,6 @@
 // X-Svc-Event, X-Svc-Delivery (unique per delivery, for receivers to drop a
 // repeat) and X-Svc-Signature: sha256=<hex HMAC-SHA256 of the exact body
 // with the webhook's secret>, when it has one. The secret is opened only here.
-import { createHmac } from "node:crypto";
 import type { MonitoringSetting, MonitoringSetting_Webhook } from "../gen/svc/store/setting_integrations_pb.js";
 import type { CommonQueryMethods } from "slonik";
 import { readSetting, storedSettings } from "../governance/index.ts";
@@ -11,6 +10,7 @@ import type { SecretBox } from "../platform/index.ts";
 import type { Channel } from "./channel.ts";
 import { shownUrl } from "./payload.ts";
 import { attemptOutcome } from "./retry-policy.ts";
+import { type SignedPost, signedHeaders } from "./signature.ts";
 import { postJson, type WebhookAnswer } from "./webhook-post.ts";
 
 export type Webhook = MonitoringSetting_Webhook & { url: string };
@@ -20,17 +20,9 @@ export function webhooksFor(setting: MonitoringSetting, event?: string): Webhook
   return setting.webhooks.filter((hook): hook is Webhook => !!hook.url && (event === undefined || hook.events.length === 0 || hook.events.includes(event)));
 }
 
-export interface SignedPost {
-  event: string;
-  deliveryId: string;
-  body: string;
-}
-
 /** Sends one signed POST to the webhook. */
 export async function postToWebhook(hook: Webhook, post: SignedPost, secrets: SecretBox, allowPrivate: boolean): Promise<WebhookAnswer> {
-  const headers: Record<string, string> = { "x-svc-event": post.event, "x-svc-delivery": post.deliveryId };
-  if (hook.secret) headers["x-svc-signature"] = `sha256=${createHmac("sha256", secrets.open(hook.secret)).update(post.body).digest("hex")}`;
-  return postJson(hook.url, post.body, headers, { allowPrivate });
+  return postJson(hook.url, post.body, signedHeaders(post, hook.secret && secrets.open(hook.secret)), { allowPrivate });
 }
 
 /** The MONITORING setting as stored now (not a process's cached copy). */

@@ -12,24 +12,34 @@ import { emailChannel } from "./email.ts";
 import { IM_CHANNELS } from "./im/im-channel.ts";
 import { monitoringChannel } from "./monitoring.ts";
 import { notificationPayload } from "./payload.ts";
+import { projectWebhookChannel } from "./project-webhooks/project-webhook-channel.ts";
 
-export const CHANNELS: readonly Channel[] = [monitoringChannel, ...IM_CHANNELS, emailChannel];
+export const CHANNELS: readonly Channel[] = [monitoringChannel, projectWebhookChannel, ...IM_CHANNELS, emailChannel];
 
 export interface PublishOptions {
   /** --external-url, which wins over WORKSPACE_PROFILE.external_url in links. */
   externalUrlFlag: string | undefined;
 }
 
+/** Who holds the subscription now, each with its options; the latest holder's are used. */
+const holders = new Map<symbol, PublishOptions>();
 let unsubscribe: (() => void) | undefined;
 
 /**
- * Makes this process turn the events it emits into deliveries. Every process
- * that changes things calls it (the API, the worker); calling it again
- * replaces the first subscription, so a process holding both subscribes once.
+ * Makes this process turn the events it emits into deliveries, until the
+ * returned function is called. Every part of a process that changes things
+ * calls it (the API, the worker); a process holding both still subscribes
+ * once, with the latest holder's options, and stops when the last lets go.
  */
-export function publishNotifications(options: PublishOptions): void {
-  unsubscribe?.();
-  unsubscribe = subscribeToEvents((tx, event) => enqueueDeliveries(tx, event, options));
+export function publishNotifications(options: PublishOptions): () => void {
+  const holder = Symbol("notification publisher");
+  holders.set(holder, options);
+  unsubscribe ??= subscribeToEvents((tx, event) => enqueueDeliveries(tx, event, [...holders.values()].at(-1)!));
+  return () => {
+    if (!holders.delete(holder) || holders.size > 0) return;
+    unsubscribe?.();
+    unsubscribe = undefined;
+  };
 }
 
 async function enqueueDeliveries(tx: CommonQueryMethods, event: DomainEvent, options: PublishOptions): Promise<void> {

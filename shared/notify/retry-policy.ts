@@ -25,10 +25,10 @@ export function outcomeOf(answer: WebhookAnswer, now = Date.now()): AttemptOutco
   return { kind: "retry", error };
 }
 
-/** The outcome of one request: its answer's meaning, or a failure to get one (final when the target is internal). */
-export async function attemptOutcome(request: () => Promise<WebhookAnswer>): Promise<AttemptOutcome> {
+/** The outcome of one request: its answer's meaning (by default its HTTP status's), or a failure to get one (final when the target is internal). */
+export async function attemptOutcome(request: () => Promise<WebhookAnswer>, meaning: (answer: WebhookAnswer) => AttemptOutcome = outcomeOf): Promise<AttemptOutcome> {
   try {
-    return outcomeOf(await request());
+    return meaning(await request());
   } catch (error) {
     const message = (error as Error).message;
     return error instanceof InternalAddressError ? { kind: "failed", error: message } : { kind: "retry", error: message };

@@ -42,7 +42,7 @@ export async function startPendingRuns(project: string, count: number): Promise<
   };
   await ok("POST", `/v1/projects?projectId=${project}`, { requirePlanCheckSuccess: false });
   const workerDb = await createDb(app.database.url, quietLogger());
-  const worker = await startWorker({ url: app.database.url, db: workerDb, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 1 }) });
+  const worker = await startWorker({ url: app.database.url, db: workerDb, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 1 }), webhookAllowPrivate: false, externalUrl: undefined });
   const instance = `${project}-pg`;
   const resources = targets.map((t) => `instances/${instance}/databases/${t.name}`);
   try {

@@ -43,7 +43,7 @@ export class RolloutHarness {
     await this.ok("POST", `/v1/projects?projectId=${this.project}`, { requirePlanCheckSuccess: false });
     this.workerDb = await createDb(this.app.database.url, quietLogger(), { maxPoolSize: 10 });
     const metrics = createMetrics({ threadPoolSize: 4 });
-    this.worker = await startWorker({ url: this.app.database.url, db: this.workerDb, logger: quietLogger(), secrets: testSecrets(), metrics });
+    this.worker = await startWorker({ url: this.app.database.url, db: this.workerDb, logger: quietLogger(), secrets: testSecrets(), metrics, webhookAllowPrivate: false, externalUrl: undefined });
     for (let i = 0; i < databases; i++) this.targets.push(Object.assign(await createPgTarget(setup), { resource: "" }));
     const instance = `${this.project}-pg`;
     await createInstanceOk(this.rest, this.token, instance, { engine: "POSTGRES", environment: "environments/test", dataSources: [pgAdminSource()] });

@@ -6,7 +6,7 @@ import { parseJobPayload } from "../../shared/platform/index.ts";
 import type { TaskDeps } from "../task-list.ts";
 
 export function notifyDeliverTask(deps: TaskDeps): Task {
-  const deliver = { db: deps.db, secrets: deps.secrets, metrics: deps.metrics, allowPrivate: deps.webhookAllowPrivate ?? false };
+  const deliver = { db: deps.db, secrets: deps.secrets, metrics: deps.metrics, allowPrivate: deps.webhookAllowPrivate };
   return async (raw) => {
     const { deliveryId } = parseJobPayload("notify.deliver", raw);
     await deliverNotification(deliver, deliveryId);

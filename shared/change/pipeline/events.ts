@@ -23,6 +23,22 @@ export interface PipelineEventDetails {
 
 export type PipelineEventName = keyof PipelineEventDetails;
 
+// Every pipeline event once, checked against the details above by the compiler.
+const EVENT_NAMES: Record<PipelineEventName, true> = {
+  "issue.created": true,
+  "issue.approvalRequested": true,
+  "issue.approved": true,
+  "issue.rejected": true,
+  "issue.commented": true,
+  "rollout.stageStarted": true,
+  "taskRun.failed": true,
+  "rollout.done": true,
+  "rollout.failed": true,
+};
+
+/** The names of the pipeline's events: those that belong to a project. */
+export const PIPELINE_EVENTS = Object.keys(EVENT_NAMES) as readonly PipelineEventName[];
+
 interface EventBase<Name extends PipelineEventName> {
   event: Name;
   /** users/<login_id> of who caused it, or "system" for the server's own moves. */

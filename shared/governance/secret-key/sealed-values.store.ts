@@ -19,6 +19,8 @@ const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: "principal", key: "id", column: "mfa_temp_secret", kind: "text" },
   { table: "identity_provider", key: "id", column: "config", kind: "jsonb" },
   { table: "instance", key: "id", column: "data_sources", kind: "jsonb" },
+  { table: "project_webhook", key: "id", column: "url", kind: "text" },
+  { table: "project_webhook", key: "id", column: "secret", kind: "text" },
 ];
 
 /** A row's key (as text) and the column that may hold sealed values. */
