@@ -93,7 +93,7 @@ export interface App {
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(deps: AppDeps, registrations: ServiceRegistration[] = svcServices(deps)): Promise<App> {
-  publishNotifications({ externalUrlFlag: deps.config.externalUrl });
+  const stopPublishing = publishNotifications({ externalUrlFlag: deps.config.externalUrl });
   const shutdown = new AbortController();
   const fastify = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -113,6 +113,7 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
   fastify.setErrorHandler(sendFastifyError);
   await registerConsole(fastify, { dir: deps.config.consoleDir, logger: deps.logger });
   refuseWhileClosing(fastify);
+  fastify.addHook("onClose", async () => stopPublishing());
   registerMetrics(fastify, deps.metrics);
   registerHealthRoutes(fastify, { db: deps.db, isShuttingDown: () => shutdown.signal.aborted });
   if (deps.config.debug) await registerDebugRoutes(fastify);
@@ -170,7 +171,7 @@ export function svcServices(deps: AppDeps): ServiceRegistration[] {
     }),
     userService({ db: deps.db, iam: deps.access.iam, settings, secrets: deps.secrets }),
     workspaceService({ db: deps.db, settings }),
-    projectService({ db: deps.db, iam: deps.access.iam, settings }),
+    projectService({ db: deps.db, iam: deps.access.iam, settings, secrets: deps.secrets, webhookAllowPrivate: deps.config.webhookAllowPrivate }),
     instanceService({ db: deps.db, secrets: deps.secrets }),
     databaseService({ db: deps.db, secrets: deps.secrets }),
     maskingPolicyService({ db: deps.db }),

@@ -1,7 +1,7 @@
-// ProjectService: projects and their IAM policies (contract §9.1, §6.4).
+// ProjectService: projects, their IAM policies and their webhooks (contract
+// §9.1, §6.4, §19.3).
 import { ProjectService } from "../../shared/gen/svc/v1/project_service_pb.js";
 import { findPolicies, type IamReads, setIamPolicy } from "../../shared/identity/index.ts";
-import type { Db } from "../../shared/platform/index.ts";
 import {
   activeProject,
   createProject,
@@ -19,9 +19,9 @@ import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";
 import { bindingInputs, toIamPolicy } from "./iam-policy-convert.ts";
 import { projectDraft, toProject } from "./project-convert.ts";
+import { projectWebhookHandlers, type WebhookDeps } from "./project-webhook-handlers.ts";
 
-export interface ProjectDeps {
-  db: Db;
+export interface ProjectDeps extends WebhookDeps {
   /** IAM reads for permission checks (the access cache). */
   iam: IamReads;
   settings: SettingReader;
@@ -29,6 +29,7 @@ export interface ProjectDeps {
 
 export function projectService(deps: ProjectDeps) {
   return registration(ProjectService, {
+    ...projectWebhookHandlers(deps),
     async getProject(req) {
       return toProject(await getProject(deps.db, parseProjectName(req.name, "name")));
     },
