@@ -5,6 +5,9 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import { createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { ExportRequest_Format, SQLService } from "../shared/gen/svc/v1/sql_service_pb.js";
 import { newAuditAtEnd } from "../shared/governance/index.ts";
 import { explainStatement, exportStatement, queryDatabase } from "../shared/sql-editor/index.ts";
 import { testSecrets } from "./helpers/instances.ts";
@@ -78,6 +81,37 @@ describe("masked Query results", () => {
     assert.deepEqual(chunks[0]!.masked, [{ semanticType: "", reason: "" }, { semanticType: "md5", reason: "semantic type md5" }]);
     await assert.rejects(explainStatement(deps, { ...read, analyze: false }), /reads columns masked for you/);
     await assert.rejects(queryDatabase(deps, newAuditAtEnd("test"), { ...read, statement: "select id from person where email = 'x'", limit: 0 }), /is masked/);
+  });
+
+  it("names an export's masked columns and why in the X-Svc-Masked-Columns header, over REST and Connect", async () => {
+    const statement = "select id, name, email, upper(city) as c, phone as \"téléphone\" from person";
+    const exported = async (text: string) => {
+      const res = await fetch(`${t.app.baseUrl}/v1/sql:export`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${t.admin}` },
+        body: JSON.stringify({ name: t.pg.name, statement: text, format: "CSV" }),
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+      return { header: res.headers.get("x-svc-masked-columns"), csv: await res.text() };
+    };
+    const { header, csv } = await exported(statement);
+    assert.match(header ?? "", /^[\x20-\x7e]+$/, "ASCII only");
+    assert.deepEqual(JSON.parse(header!), [
+      { columns: [1], semanticType: "full", reason: "semantic type full" },
+      { columns: [2], semanticType: "md5", reason: "semantic type md5" },
+      { columns: [3], semanticType: "", reason: "cannot be traced to one column, and the statement reads sensitive columns" },
+      { columns: [4], semanticType: "range", reason: "semantic type range" },
+    ]);
+    assert.match(csv, /^id,name,email,c,téléphone\r\n1,\*\*\*\*\*\*,/);
+    assert.equal((await exported("select id from person")).header, null, "nothing masked, no header");
+    const client = createClient(SQLService, createConnectTransport({ baseUrl: t.app.baseUrl, httpVersion: "1.1" }));
+    let connectHeader: string | null = null;
+    const stream = client.export(
+      { name: t.pg.name, statement: "select email from person", format: ExportRequest_Format.CSV },
+      { headers: { authorization: `Bearer ${t.admin}` }, onHeader: (headers) => (connectHeader = headers.get("x-svc-masked-columns")) },
+    );
+    for await (const _ of stream) continue;
+    assert.deepEqual(JSON.parse(connectHeader ?? "null"), [{ columns: [0], semanticType: "md5", reason: "semantic type md5" }]);
   });
 
   it("applies a rule whose condition names semantic types to the columns of those types, before their own algorithm", async () => {

@@ -40,10 +40,11 @@ describe("SQL Editor export formats", () => {
     assert.equal(res.status, 200, await res.clone().text());
     return { res, bytes: Buffer.from(await res.arrayBuffer()) };
   };
-  const targets = () => [{ engine: "PostgreSQL", name: t.pg.name, database: t.pg.database }, ...(t.my ? [{ engine: "MySQL", name: t.my.name, database: t.my.database }] : [])];
+  const targets = () => [{ engine: "PostgreSQL", name: t.pg.name, database: t.pg.database }, { engine: "MySQL", name: t.my!.name, database: t.my!.database }];
 
   before(async () => {
     t = await startSqlTargets([PG_TABLE, PG_ROWS], (db) => [MY_TABLE(db), MY_ROWS(db)]);
+    assert.ok(t.my, "a MariaDB answers at 127.0.0.1:3306");
   });
   after(() => t?.close());
 
@@ -76,15 +77,14 @@ describe("SQL Editor export formats", () => {
     } finally {
       await pgScratch.drop();
     }
-    if (!t.my) return;
     const scratch = uniqueName("sqlx_replay");
     const my = await mysql.createConnection({ ...MYSQL, multipleStatements: true });
     try {
       await my.query(`create database ${scratch}; ${MY_TABLE(scratch)}; use ${scratch}`);
-      const { bytes } = await fileOf(t.my.name, "SQL", { statement: "select * from items" });
+      const { bytes } = await fileOf(t.my!.name, "SQL", { statement: "select * from items" });
       await my.query(bytes.toString("utf8"));
       const [replayed] = await my.query(`select * from ${scratch}.items order by id`);
-      assert.deepEqual(replayed, await t.my.query("select * from items order by id"));
+      assert.deepEqual(replayed, await t.my!.query("select * from items order by id"));
     } finally {
       await my.query(`drop database if exists ${scratch}`);
       await my.end();
@@ -107,7 +107,7 @@ describe("SQL Editor export formats", () => {
   it("keeps `limit` rows, and refuses a negative limit or a missing format", async () => {
     const { bytes } = await fileOf(t.pg.name, "CSV", { limit: 2 });
     assert.equal(parse(bytes).length, 3, "the header and two rows");
-    if (t.my) assert.equal(parse((await fileOf(t.my.name, "CSV", { limit: "3" })).bytes).length, 4);
+    assert.equal(parse((await fileOf(t.my!.name, "CSV", { limit: "3" })).bytes).length, 4);
     for (const [body, message] of [[{ format: "CSV", limit: -1 }, /limit must be 0 \(every row\) or more, got -1/], [{}, /format is required: CSV, JSON, SQL or XLSX/]] as const) {
       const res = await download({ name: t.pg.name, statement: STATEMENT, ...body });
       const error = (await res.json()) as Json;
