@@ -79,6 +79,7 @@ describe("settings", () => {
       allowEmailCodeSignin: false,
       disallowSelfApprovalDefault: true,
       queryHistoryRetention: "7776000s",
+      notificationDeliveryRetention: "2592000s",
     });
   });
 

@@ -1,9 +1,9 @@
 // Periodic runners that only the leader runs (contract §15.7): every hour it
 // schedules the clean-ups (the job queue, expired sign-in state, the query
-// history past its retention), each at most once at a time (job keys); on
-// election and every 15 minutes, a sync of every active instance (§9.3); on
-// election and every 10 s, a pass of the task-run reconciler (§12.6), one at
-// a time. Each run of a runner has a correlation id of its own, on its log
+// history and the notification delivery log past their retention), each at
+// most once at a time (job keys); on election and every 15 minutes, a sync
+// of every active instance (§9.3); on election and every 10 s, a pass of the
+// task-run reconciler (§12.6), one at a time. Each run of a runner has a correlation id of its own, on its log
 // lines and on the jobs it enqueues.
 import { enqueueEveryInstanceSync } from "../shared/inventory/index.ts";
 import { addJob, type Logger, withNewCorrelationId } from "../shared/platform/index.ts";
@@ -24,6 +24,7 @@ export async function startLeaderRunners(deps: TaskDeps, logger: Logger): Promis
         addJob(db, "maintenance.cleanupJobs", { permafailedOlderThanDays: PERMAFAILED_RETENTION_DAYS }, { ...once, jobKey: "maintenance.cleanupJobs" }),
         addJob(db, "maintenance.cleanupSignInState", {}, { ...once, jobKey: "maintenance.cleanupSignInState" }),
         addJob(db, "maintenance.cleanupQueryHistory", {}, { ...once, jobKey: "maintenance.cleanupQueryHistory" }),
+        addJob(db, "maintenance.cleanupNotificationDeliveries", {}, { ...once, jobKey: "maintenance.cleanupNotificationDeliveries" }),
       ]).catch((error: unknown) => logger.warn({ error }, "could not schedule the clean-ups")),
     );
   const scheduleSyncs = () =>

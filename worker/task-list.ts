@@ -8,6 +8,7 @@ import { type Db, jobCorrelationId, type JobName, type Logger, type Metrics, typ
 import type { CancelWatch, LockConnections, RolloutFollowUps } from "../shared/change/index.ts";
 import type { SettingReader } from "../shared/governance/index.ts";
 import { cleanupJobs } from "./tasks/cleanup-jobs.ts";
+import { cleanupNotificationDeliveries } from "./tasks/cleanup-notification-deliveries.ts";
 import { cleanupQueryHistory } from "./tasks/cleanup-query-history.ts";
 import { cleanupSignInState } from "./tasks/cleanup-sign-in-state.ts";
 import { notifyDeliverTask } from "./tasks/notify-deliver.ts";
@@ -40,6 +41,7 @@ export function createTaskList(deps: TaskDeps & WorkerServices): TaskList & Reco
     "maintenance.cleanupJobs": cleanupJobs(deps.db),
     "maintenance.cleanupSignInState": cleanupSignInState(deps.db),
     "maintenance.cleanupQueryHistory": cleanupQueryHistory(deps.db, deps.settings),
+    "maintenance.cleanupNotificationDeliveries": cleanupNotificationDeliveries(deps.db, deps.settings),
     "instance.sync": syncInstanceTask(deps.db, deps.secrets),
     "plan.check": planCheckTask(deps),
     "taskRun.execute": taskRunExecuteTask(deps),

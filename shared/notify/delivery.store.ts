@@ -105,3 +105,13 @@ function condition(term: FilterTerm): FragmentSqlToken {
   if (term.field === "create_time") return sql.fragment`create_time ${sqlOperator(term.op)} ${(term.value as Date).toISOString()}::timestamptz`;
   return sql.fragment`${sql.identifier([term.field])} ${sqlOperator(term.op)} ${String(term.value)}`;
 }
+
+/** Deletes up to `batch` sent or failed deliveries created before `cutoff`, oldest first; answers how many went. */
+export async function deleteFinishedBefore(db: CommonQueryMethods, cutoff: Date, batch: number): Promise<number> {
+  const result = await db.query(sql.unsafe`
+    delete from notification_delivery where id in (
+      select id from notification_delivery
+      where create_time < ${cutoff.toISOString()}::timestamptz and status in ('SENT', 'FAILED')
+      order by create_time, id limit ${batch})`);
+  return result.rowCount;
+}

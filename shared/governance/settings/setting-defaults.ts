@@ -30,6 +30,7 @@ export const WORKSPACE_PROFILE_DEFAULTS: JsonObject = {
   allowEmailCodeSignin: false,
   disallowSelfApprovalDefault: false,
   queryHistoryRetention: "7776000s",
+  notificationDeliveryRetention: "2592000s",
 };
 
 export const WORKSPACE_APPROVAL_DEFAULTS: JsonObject = {

@@ -40,6 +40,8 @@ export interface WorkspaceProfile {
   sqlResultSizeBytes: number;
   /** How long the query history is kept (§19.1). */
   queryHistoryRetentionMs: number | undefined;
+  /** How long a sent or failed notification delivery is kept (§16.1). */
+  notificationDeliveryRetentionMs: number | undefined;
 }
 
 // Read on every request: the profile built from one stored payload is kept
@@ -84,6 +86,7 @@ function buildProfile(stored: Record<string, unknown>): WorkspaceProfile {
     queryTimeoutMs: durationMs(value.queryTimeout),
     sqlResultSizeBytes: Number(value.sqlResultSize),
     queryHistoryRetentionMs: durationMs(value.queryHistoryRetention),
+    notificationDeliveryRetentionMs: durationMs(value.notificationDeliveryRetention),
   };
 }
 

@@ -12,6 +12,8 @@ export const jobCatalog = {
   "maintenance.cleanupSignInState": z.object({}),
   /** Deletes the query history past WORKSPACE_PROFILE.query_history_retention (contract §19.1, leader-scheduled). */
   "maintenance.cleanupQueryHistory": z.object({}),
+  /** Deletes the sent and failed notification deliveries past WORKSPACE_PROFILE.notification_delivery_retention (contract §16.1, leader-scheduled). */
+  "maintenance.cleanupNotificationDeliveries": z.object({}),
   /** Syncs one instance: its databases and their schema metadata (contract §9.3). One queue per instance. */
   "instance.sync": z.object({ instanceId: z.string() }),
   /** Runs the checks of one plan check run (contract §10.2); one job per plan at a time (job key). */

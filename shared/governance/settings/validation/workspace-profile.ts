@@ -17,6 +17,7 @@ export function validateWorkspaceProfile(value: WorkspaceProfileSetting): void {
   value.maximumRoleExpiration = canonicalDuration(value.maximumRoleExpiration, `${P}.maximumRoleExpiration`, { allowZero: true });
   value.queryTimeout = canonicalDuration(value.queryTimeout, `${P}.queryTimeout`, { allowZero: true });
   value.queryHistoryRetention = canonicalDuration(value.queryHistoryRetention, `${P}.queryHistoryRetention`, { allowZero: true });
+  value.notificationDeliveryRetention = canonicalDuration(value.notificationDeliveryRetention, `${P}.notificationDeliveryRetention`, { allowZero: true });
   checkRange(value.sqlResultSize, `${P}.sqlResultSize`, MIB, 1024n * MIB);
   value.domains = value.domains.map((domain, i) => {
     const normalized = domain.trim().toLowerCase();
