@@ -9,6 +9,7 @@ import { createDb, type Db } from "../shared/platform/db.ts";
 import { createMetrics } from "../shared/platform/metrics.ts";
 import { startWorker, type Worker } from "../worker/worker.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { adminQuery } from "./helpers/db.ts";
 import { eventually, testSecrets } from "./helpers/instances.ts";
 import { quietLogger } from "./helpers/logger.ts";
 import { restClient } from "./helpers/rest.ts";
@@ -87,6 +88,33 @@ describe("webhooks and private addresses", () => {
       assert.match(delivery.lastError, /internal address/);
     }
     assert.deepEqual(failed.map((d) => new URL(d.target).pathname).sort(), ["/literal", "/named"]);
+    assert.equal(hook.received.length, 0);
+  });
+  it("refuses a project webhook's internal URL at save, on create and on update, and at send", async () => {
+    const strictRest = restClient(strict.baseUrl);
+    const as = (app: "strict" | "lenient") => (method: string, path: string, body?: unknown) =>
+      restClient(app === "strict" ? strict.baseUrl : lenient.baseUrl)<Json>(method, path, { token: token[app], body });
+    assert.equal((await as("strict")("POST", "/v1/projects?projectId=private-hooks", {})).status, 200);
+    const refused = await as("strict")("POST", "/v1/projects/private-hooks/webhooks", { title: "t", type: "SLACK", url: `http://localhost:${hook.port}/x` });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.message, /webhook\.url .*internal address/);
+    const saved = await as("lenient")("POST", "/v1/projects/private-hooks/webhooks", { title: "t", type: "GENERIC", url: `${hook.origin}/project` });
+    assert.equal(saved.status, 200);
+    const moved = await as("strict")("PATCH", `/v1/${saved.body.name}?updateMask=url`, { url: "http://[::1]/x" });
+    assert.equal(moved.status, 400);
+    assert.match(moved.body.message, /webhook\.url/);
+
+    await adminQuery(`insert into instance (id, engine, environment) values ('private-pg', 'POSTGRES', 'prod');
+                      insert into instance_database (instance_id, name, project_id) values ('private-pg', 'db', 'private-hooks')`, strict.database.url);
+    const plan = await as("strict")("POST", "/v1/projects/private-hooks/plans", { title: "p", specs: [{ changeDatabaseConfig: { targets: ["instances/private-pg/databases/db"], statement: "select 1" } }] });
+    assert.equal((await as("strict")("POST", "/v1/projects/private-hooks/issues", { plan: plan.body.name })).status, 200);
+    const sent = async () =>
+      ((await strictRest<Json>("GET", `/v1/notificationDeliveries?filter=${encodeURIComponent("channel=PROJECT_WEBHOOK")}`, { token: token.strict })).body.notificationDeliveries ?? []) as Json[];
+    await eventually(async () => (await sent()).some((d) => d.status === "FAILED"), 20_000);
+    const [failed] = (await sent()).filter((d) => d.status === "FAILED");
+    assert.equal(failed!.target, saved.body.name);
+    assert.equal(failed!.attempts, 1);
+    assert.match(failed!.lastError, /internal address/);
     assert.equal(hook.received.length, 0);
   });
 });
