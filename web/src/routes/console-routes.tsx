@@ -1,0 +1,22 @@
+// The signed-in console: every page inside the shell.
+import { Redirect, Route, Switch } from "wouter";
+import { IssuesPage } from "../features/issues/issues-page.tsx";
+import { ProjectsPage } from "../features/projects/projects-page.tsx";
+import { AppShell } from "../features/shell/app-shell.tsx";
+import { NotFoundPage } from "../features/shell/not-found-page.tsx";
+import { paths } from "./paths.ts";
+
+export default function ConsoleRoutes() {
+  return (
+    <AppShell>
+      <Switch>
+        <Route path={paths.home}>
+          <Redirect to={paths.issues} replace />
+        </Route>
+        <Route path={paths.issues} component={IssuesPage} />
+        <Route path={paths.projects} component={ProjectsPage} />
+        <Route component={NotFoundPage} />
+      </Switch>
+    </AppShell>
+  );
+}

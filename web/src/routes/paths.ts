@@ -1,0 +1,33 @@
+// The console's paths. The password-reset path is the one the server's
+// e-mail links to (contract §5.3); the others are the console's own.
+export const paths = {
+  signIn: "/auth/sign-in",
+  passwordChange: "/auth/password-change",
+  mfaEnrollment: "/auth/mfa-enrollment",
+  forgotPassword: "/auth/forgot-password",
+  passwordReset: "/auth/password-reset",
+  home: "/",
+  issues: "/issues",
+  projects: "/projects",
+} as const;
+
+/** Pages anyone may open, whatever the session. */
+export const PUBLIC_PATHS: readonly string[] = [paths.forgotPassword, paths.passwordReset];
+
+/** Pages for a signed-out visitor only. */
+export const SIGNED_OUT_PATHS: readonly string[] = [paths.signIn];
+
+/**
+ * A path of this console to return to, from a `redirect` query parameter:
+ * only a same-origin absolute path ("/issues?x=1"), never "//host" or a URL.
+ */
+export function safeReturnPath(value: string | null | undefined): string {
+  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return paths.home;
+  return value;
+}
+
+/** `page` with the path to return to afterwards, when that is not the home page. */
+export function withReturnPath(page: string, back: string): string {
+  const path = safeReturnPath(back);
+  return path === paths.home ? page : `${page}?redirect=${encodeURIComponent(path)}`;
+}
