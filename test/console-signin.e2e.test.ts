@@ -116,7 +116,7 @@ describe("web console sign-in", { timeout: 120_000 }, () => {
     });
   });
 
-  it("shows the emergency pause and the announcement to every signed-in user", async () => {
+  it("shows the emergency pause and the announcement to every signed-in user, in the theme of their choice", async () => {
     const admin = await signIn(rest, ADMIN.loginId, NEW_PASSWORD);
     const set = (name: string, mask: string, value: unknown) =>
       rest("PATCH", `/v1/settings/${name}?updateMask=${mask}`, { token: admin, body: { value } });
@@ -131,7 +131,18 @@ describe("web console sign-in", { timeout: 120_000 }, () => {
     await page.waitForURL(/\/projects$/);
     await page.locator(".banner-critical").filter({ hasText: "Emergency pause: rollouts are stopped across the workspace. Reason: incident 42" }).waitFor();
     await page.locator(".banner-warning").filter({ hasText: "Maintenance tonight" }).waitFor();
-    });
+
+    // The system's dark theme, until the user picks the light one, which outlives a reload.
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const dark = await background();
+    await page.getByLabel("Theme").selectOption({ label: "Light theme" });
+    await page.reload();
+    await page.getByRole("heading", { name: "Projects", level: 1 }).waitFor();
+    assert.notEqual(await background(), dark);
+    assert.equal(await page.locator("html").getAttribute("data-theme"), "light");
+    await page.getByLabel("Theme").selectOption({ label: "Dark theme" });
+    assert.equal(await background(), dark);
+    }, { colorScheme: "dark" });
     await set("EMERGENCY_PAUSE", "emergencyPause", { emergencyPause: { enabled: false } });
   });
 });

@@ -3,9 +3,9 @@
 // needs (no sandbox as root, no background connections to the closed
 // network) and a fresh profile per launch. Each test leaves a screenshot of
 // its last page in test-artifacts/console/ (gitignored).
-import { mkdir } from "node:fs/promises";
+import { access, constants, mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.SVC_CHROMIUM ?? "/usr/bin/chromium";
 export const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts", "console");
@@ -22,7 +22,10 @@ const FLAGS = [
 ];
 
 /** A browser with a fresh profile (playwright makes a new user-data-dir for each launch). */
-export function launchChromium(): Promise<Browser> {
+export async function launchChromium(): Promise<Browser> {
+  await access(CHROMIUM, constants.X_OK).catch(() => {
+    throw new Error(`no Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium), or name another in SVC_CHROMIUM`);
+  });
   return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 30_000 });
 }
 
@@ -42,12 +45,13 @@ export async function submitPassword(page: Page, loginId: string, password: stri
 }
 
 /**
- * Runs `steps` on a page of a fresh context (its own cookies and storage) at
- * 1280×800, and saves the final page as <name>.png whether they pass or fail.
+ * Runs `steps` on a page of a fresh context (its own cookies and storage), at
+ * 1280×800 unless `options` say otherwise, and saves the final page as
+ * <name>.png whether they pass or fail.
  * With SVC_TEST_LOGS=1 the page's console and responses are printed.
  */
-export async function onPage(browser: Browser, name: string, steps: (page: Page) => Promise<void>): Promise<void> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+export async function onPage(browser: Browser, name: string, steps: (page: Page) => Promise<void>, options: BrowserContextOptions = {}): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   const page = await context.newPage();
   if (process.env.SVC_TEST_LOGS === "1") {
     page.on("console", (message) => console.log(`[${name}] console:`, message.text()));
