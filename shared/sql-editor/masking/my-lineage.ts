@@ -1,26 +1,44 @@
 // Where a MySQL/MariaDB read's result columns come from, from node-sql-parser's
 // tree (the guard's): every table it reads, each output column's source when
-// the statement is one SELECT over plain tables (a column reference, qualified
-// or not, aliased or not; `*` by result column name), and the columns every
-// SELECT in it (subqueries, derived tables, CTEs, set operations included)
-// filters, joins, groups, orders, HAVINGs, partitions or orders a window by,
-// or makes DISTINCT (its row count tells how many values differ) — as a set
-// operation other than UNION ALL does with its members' outputs — and
-// GROUP_CONCAT orders by. A table qualified by another database is not one of
-// this database's: it is kept under that name, an unknown relation. A column the tracer cannot
-// place — qualified by a derived table, unqualified beside one, ordered in a
-// set operation — is untraced. Identifiers are lower-cased: MySQL compares
-// column names without case.
+// the statement is one SELECT over plain tables and traced derived tables or
+// CTEs (a column reference, qualified or not, aliased or not; `*` by result
+// column name over plain tables only), and the columns every SELECT in it
+// (subqueries, derived tables, CTEs, set operations included) filters, joins,
+// groups, orders, HAVINGs, partitions or orders a window by, or makes
+// DISTINCT (its row count tells how many values differ) — as a set operation
+// other than UNION ALL does with its members' outputs — and GROUP_CONCAT
+// orders by. A derived table or CTE that is one SELECT without `*` is
+// followed: its columns are its select list's sources (renamed by a CTE's
+// column list). A table qualified by another database is not one of this
+// database's: it is kept under that name, an unknown relation. A column the
+// tracer cannot place — qualified by a set operation in FROM, unqualified
+// beside one or beside several relations of which one is derived, in a
+// SELECT nested in one that holds those, ordered in a set operation — is
+// untraced. CTE names are seen by the SELECT whose WITH defines them and what
+// it holds. Identifiers are lower-cased: MySQL compares column names without
+// case.
 import type { Tree } from "../guard/statement-tree.ts";
 import type { ColumnSource, Lineage, TableRef } from "./lineage.ts";
-import { addOpaque, addTable, collectOutside, innerScope, placeColumn, type Scope, UNTRACED } from "./lineage-scope.ts";
+import {
+  addDerived,
+  addOpaque,
+  addTable,
+  collectOutside,
+  type DerivedColumns,
+  derivedColumns,
+  innerScope,
+  NO_OUTER,
+  type Outer,
+  placeColumn,
+  type Scope,
+  UNTRACED,
+} from "./lineage-scope.ts";
 import { type OrderingItem, orderingSources, type Output, type SetOp, sourcesOf } from "./ordering.ts";
 
 type Node = Record<string, any>;
 
-/** The CTEs a statement defines, the database whose metadata is synced, and the one it runs in (USE <schema>). */
+/** The database whose metadata is synced, and the one the statement runs in (USE <schema>). */
 interface Names {
-  ctes: Set<string>;
   database: string;
   current: string;
 }
@@ -31,18 +49,21 @@ export function mysqlLineage(parsed: Tree | undefined, database: string, current
   const top = (parsed.type === "explain" ? parsed.expr : parsed) as Node | undefined;
   const lineage: Lineage = { tables: [], outputs: undefined, star: false, predicates: [], caseless: true };
   if (top?.type !== "select") return lineage;
-  const ctes = new Set(((top.with ?? []) as Node[]).map((cte) => lower(cte.name?.value ?? cte.name)));
-  const scope = visitSelect(top, new Map(), { ctes, database, current }, lineage);
-  if (!top._next && !scope.opaque) {
+  const scope = visitSelect(top, NO_OUTER, { database, current }, lineage);
+  const star = (top.columns as Node[]).some((c) => c.expr?.type === "column_ref" && c.expr.column === "*");
+  // A `*` is matched by result column name, which a derived table may have renamed.
+  if (!top._next && !scope.opaque && !(star && scope.ownDerived.length > 0)) {
     lineage.outputs = outputsOf(top, scope).map((output) => output.source);
-    lineage.star = (top.columns as Node[]).some((c) => c.expr?.type === "column_ref" && c.expr.column === "*");
+    lineage.star = star;
   }
   return lineage;
 }
 
 /** Adds a SELECT's tables and predicates (and those of the SELECTs it holds) to the lineage; answers its scope. */
-function visitSelect(select: Node, outer: Map<string, TableRef>, names: Names, lineage: Lineage, inSetOp?: SetOp): Scope {
-  const scope = scopeOf(select, outer, names);
+function visitSelect(select: Node, around: Outer, names: Names, lineage: Lineage, inSetOp?: SetOp): Scope {
+  const outer = withCtes(select, around, names, lineage);
+  const derivedBodies = new Set<Node>();
+  const scope = scopeOf(select, outer, names, lineage, derivedBodies);
   lineage.tables.push(...scope.own);
   const refs = [select.where, select.having, ...(select.from ?? []).map((item: Node) => item.on)].flatMap(columnRefs);
   const usings = (select.from ?? []).flatMap((item: Node) => (item.using ?? []).map((u: Node) => ({ column: u.value ?? u })));
@@ -57,10 +78,27 @@ function visitSelect(select: Node, outer: Map<string, TableRef>, names: Names, l
   const havingNames = columnRefs(select.having).filter((ref) => !ref.table);
   lineage.predicates.push(...orderingSources(havingNames, outputs, (ref) => ({ name: columnName(ref), sources: [] })));
   lineage.predicates.push(...windowRefs(select).map((ref) => sourceOf(ref, scope)), ...(select.distinct || setOp === "compares" ? sourcesOf(outputs) : []));
-  for (const nested of nestedSelects({ ...select, _next: undefined, with: undefined })) visitSelect(nested, scope.aliases, names, lineage);
-  for (const cte of (select.with ?? []) as Node[]) visitSelect(cte.stmt?.ast ?? cte.stmt, outer, names, lineage);
+  for (const nested of nestedSelects({ ...select, _next: undefined, with: undefined })) if (!derivedBodies.has(nested)) visitSelect(nested, scope, names, lineage);
   if (select._next) visitSelect(select._next, outer, names, lineage, setOp);
   return scope;
+}
+
+/** The SELECT's CTEs added to what it sees, traced in order, each seeing those before it (under RECURSIVE, all of them, untraced). */
+function withCtes(select: Node, outer: Outer, names: Names, lineage: Lineage): Outer {
+  const ctes = ((select.with ?? []) as Node[]).map((cte) => ({ name: lower(cte.name?.value ?? cte.name), body: (cte.stmt?.ast ?? cte.stmt) as Node, columns: (cte.columns ?? []) as Node[], recursive: cte.recursive }));
+  if (ctes.length === 0) return outer;
+  const inReach = new Map(outer.ctes);
+  const seen: Outer = { ...outer, ctes: inReach };
+  if (ctes.some((cte) => cte.recursive)) for (const cte of ctes) inReach.set(cte.name, undefined);
+  // Without RECURSIVE, a CTE's own name inside it is another relation (a table, an outer CTE).
+  for (const cte of ctes) inReach.set(cte.name, followed(cte.body, seen, names, lineage, cte.columns.map((c) => columnName(c) ?? "")));
+  return seen;
+}
+
+/** Visits a derived table's or CTE's SELECT; answers its columns when they can be followed. */
+function followed(body: Node, outer: Outer, names: Names, lineage: Lineage, renamed: string[]): DerivedColumns | undefined {
+  const scope = visitSelect(body, outer, names, lineage);
+  return !body._next && !scope.opaque ? derivedColumns(outputsOf(body, scope), renamed) : undefined;
 }
 
 /** A set operation's rows: "compares" when one of its operators is not UNION ALL (MySQL lets a UNION DISTINCT de-duplicate the members before it). */
@@ -71,11 +109,23 @@ function setOpOf(select: Node): SetOp {
   return "keeps";
 }
 
-function scopeOf(select: Node, outer: Map<string, TableRef>, names: Names): Scope {
+/** The SELECT's relations: tables, CTEs, derived tables (their SELECTs visited here, and added to `derivedBodies`). */
+function scopeOf(select: Node, outer: Outer, names: Names, lineage: Lineage, derivedBodies: Set<Node>): Scope {
   const scope = innerScope(outer);
   for (const item of (select.from ?? []) as Node[]) {
-    if (typeof item.table === "string" && !names.ctes.has(lower(item.table))) addTable(scope, lower(item.as ?? item.table), tableRef(item, names));
-    else if (item.type !== "dual") addOpaque(scope, item.as ? lower(item.as) : undefined);
+    const alias = item.as ? lower(item.as) : undefined;
+    const body = item.expr?.ast as Node | undefined;
+    if (typeof item.table === "string" && !item.db && scope.ctes.has(lower(item.table))) {
+      addDerived(scope, alias ?? lower(item.table), scope.ctes.get(lower(item.table)));
+    } else if (typeof item.table === "string") {
+      addTable(scope, alias ?? lower(item.table), tableRef(item, names));
+    } else if (body?.type === "select" && !item.columns) {
+      derivedBodies.add(body);
+      // A LATERAL one sees the FROM items before it; another only the SELECTs around this one.
+      addDerived(scope, alias, followed(body, item.prefix === "lateral" ? scope : outer, names, lineage, []));
+    } else if (item.type !== "dual") {
+      addOpaque(scope, alias);
+    }
   }
   return scope;
 }
