@@ -11,6 +11,7 @@ import { actuatorFigure } from "./figures/actuator.ts";
 import { auditLogFigure } from "./figures/audit-log.ts";
 import { authenticatedReadFigure } from "./figures/authenticated-read.ts";
 import { loginFigure } from "./figures/login.ts";
+import { notifyFigure } from "./figures/notify.ts";
 import { reviewFigure } from "./figures/review.ts";
 import { rolloutFigure } from "./figures/rollout.ts";
 import { sqlFigure } from "./figures/sql.ts";
@@ -21,7 +22,7 @@ import { toJson, toTable } from "./harness/report.ts";
 import { misses } from "./harness/targets.ts";
 import { note, type BenchContext, type Figure, type Row } from "./harness/types.ts";
 
-const FIGURES: readonly Figure[] = [actuatorFigure, loginFigure, authenticatedReadFigure, auditLogFigure, reviewFigure, rolloutFigure, sqlFigure];
+const FIGURES: readonly Figure[] = [actuatorFigure, loginFigure, authenticatedReadFigure, auditLogFigure, reviewFigure, rolloutFigure, sqlFigure, notifyFigure];
 
 const commandLine = commandLineOrExit();
 if (commandLine.list) {

@@ -14,10 +14,11 @@ const url = process.env.BENCH_PG_URL;
 if (!url) throw new Error("BENCH_PG_URL is required");
 
 const logger = createLogger({ json: true, debug: false, destination: pino.destination({ dest: 2, sync: false }) });
-const config = loadConfig([], { PG_URL: url, SVC_SECRET_KEY: process.env.SVC_SECRET_KEY });
+// SVC_WEBHOOK_ALLOW_PRIVATE: notifications may reach the bench's loopback receivers.
+const config = loadConfig([], { PG_URL: url, SVC_SECRET_KEY: process.env.SVC_SECRET_KEY, SVC_WEBHOOK_ALLOW_PRIVATE: process.env.SVC_WEBHOOK_ALLOW_PRIVATE });
 const db = await createDb(url, logger);
 const secrets = createSecretBox(await loadSecretKey(config, logger));
-const worker = await startWorker({ url, db, logger, secrets, metrics: createMetrics({ threadPoolSize: config.threadPoolSize }), webhookAllowPrivate: false, externalUrl: undefined });
+const worker = await startWorker({ url, db, logger, secrets, metrics: createMetrics({ threadPoolSize: config.threadPoolSize }), webhookAllowPrivate: config.webhookAllowPrivate, externalUrl: config.externalUrl });
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
 
 process.once("SIGTERM", () => {

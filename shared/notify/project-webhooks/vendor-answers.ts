@@ -16,17 +16,19 @@ export function vendorOutcome(type: WebhookType, answer: WebhookAnswer): Attempt
     return Number.isFinite(wait) ? { ...outcome, waitMs: wait * 1000 } : outcome;
   }
   if (outcome.kind !== "sent") return outcome;
-  const code = refusalCode(type, jsonOf(answer.body));
+  const code = refusalCode(type, answer.body);
   if (code === undefined) return outcome;
   const error = `the receiver answered HTTP ${answer.status} with error code ${code}: ${answer.body.slice(0, 200)}`;
   return RATE_LIMIT_CODES.has(code) ? { kind: "retry", error } : { kind: "failed", error };
 }
 
+/** Where each vendor that answers 200 to a refusal puts its error code. */
+const CODE_FIELDS: Partial<Record<WebhookType, string>> = { DINGTALK: "errcode", WECOM: "errcode", FEISHU: "code", LARK: "code" };
+
 /** The vendor's non-zero error code in a 2xx answer, if any. */
-function refusalCode(type: WebhookType, body: Record<string, unknown> | undefined): number | undefined {
-  if (!body) return undefined;
-  const field = type === "DINGTALK" || type === "WECOM" ? "errcode" : type === "FEISHU" || type === "LARK" ? "code" : undefined;
-  const code = field === undefined ? undefined : Number(body[field] ?? 0);
+function refusalCode(type: WebhookType, body: string): number | undefined {
+  const field = CODE_FIELDS[type];
+  const code = field === undefined ? 0 : Number(jsonOf(body)?.[field] ?? 0);
   return code ? code : undefined;
 }
 
