@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Browser } from "playwright-core";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { launchChromium, onPage, submitPassword } from "./helpers/console-browser.ts";
+import { launchChromium, onPage, seriousAxeViolations, submitPassword } from "./helpers/console-browser.ts";
 import { enrol, totpCode, wrongCode } from "./helpers/mfa.ts";
 import { restClient } from "./helpers/rest.ts";
 import { signIn } from "./helpers/sessions.ts";
@@ -35,12 +35,14 @@ describe("web console sign-in", { timeout: 120_000 }, () => {
     await page.goto(`${app.baseUrl}/issues?view=all`);
     await page.waitForURL(/\/auth\/sign-in\?redirect=%2Fissues%3Fview%3Dall$/);
     assert.equal(await page.getByRole("heading", { level: 1 }).textContent(), "Sign in");
+    assert.deepEqual(await seriousAxeViolations(page), [], "the sign-in page");
 
     await submitPassword(page, ADMIN.loginId, "not-the-password");
     await page.getByRole("alert").filter({ hasText: "invalid login id or password" }).waitFor();
 
     await submitPassword(page, ADMIN.loginId, ADMIN.password);
     await page.waitForURL(/\/auth\/password-change\?redirect=%2Fissues%3Fview%3Dall$/);
+    assert.deepEqual(await seriousAxeViolations(page), [], "the password change page");
     await page.getByLabel("Current password").fill(ADMIN.password);
     await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel("Repeat the new password").fill(`${NEW_PASSWORD}x`);
@@ -59,6 +61,7 @@ describe("web console sign-in", { timeout: 120_000 }, () => {
     await page.getByRole("heading", { name: "Issues", level: 1 }).waitFor();
     await page.getByRole("link", { name: "All", exact: true }).and(page.locator("[aria-current=page]")).waitFor();
     assert.equal(await page.locator(".user-name").textContent(), "Administrator");
+    assert.deepEqual(await seriousAxeViolations(page), [], "the issues page");
 
     // The session lives only in HttpOnly, SameSite=Strict cookies; script holds no token.
     const cookies = await page.context().cookies();
@@ -96,6 +99,7 @@ describe("web console sign-in", { timeout: 120_000 }, () => {
     await page.goto(`${app.baseUrl}/`);
     await submitPassword(page, "mara", STRONG_PASSWORD);
     await page.getByRole("heading", { name: "Two-step verification" }).waitFor();
+    assert.deepEqual(await seriousAxeViolations(page), [], "the second-factor step");
     await page.getByLabel("Verification code").fill(await wrongCode(secret));
     await page.getByRole("button", { name: "Verify" }).click();
     await page.getByRole("alert").filter({ hasText: "invalid verification code" }).waitFor();
@@ -131,6 +135,7 @@ describe("web console sign-in", { timeout: 120_000 }, () => {
     await page.waitForURL(/\/projects$/);
     await page.locator(".banner-critical").filter({ hasText: "Emergency pause: rollouts are stopped across the workspace. Reason: incident 42" }).waitFor();
     await page.locator(".banner-warning").filter({ hasText: "Maintenance tonight" }).waitFor();
+    assert.deepEqual(await seriousAxeViolations(page), [], "the projects page with banners, dark");
 
     // The system's dark theme, until the user picks the light one, which outlives a reload.
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);

@@ -3,7 +3,8 @@
 // needs (no sandbox as root, no background connections to the closed
 // network) and a fresh profile per launch. Each test leaves a screenshot of
 // its last page in test-artifacts/console/ (gitignored).
-import { access, constants, mkdir } from "node:fs/promises";
+import { access, constants, mkdir, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 
@@ -63,4 +64,22 @@ export async function onPage(browser: Browser, name: string, steps: (page: Page)
     await saveScreenshot(page, name).catch(() => undefined);
     await context.close();
   }
+}
+
+const axeSource = readFile(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/**
+ * The accessibility violations of serious or critical impact on the page as
+ * it is now, by axe-core; one line each, naming the rule and the elements.
+ * axe is evaluated by the driver, which the page's CSP does not govern.
+ */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(await axeSource);
+  const violations = await page.evaluate(async () => {
+    const { violations } = await (globalThis as any).axe.run(document, { resultTypes: ["violations"] });
+    return violations as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+  });
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
