@@ -11,6 +11,7 @@ import { useSubmit } from "../../hooks/use-submit.ts";
 import { AuthLayout } from "./auth-layout.tsx";
 import { RecoveryCodes } from "./recovery-codes.tsx";
 import { useSession } from "./session.tsx";
+import { SignOutFooter } from "./sign-out-footer.tsx";
 
 export function MfaEnrollmentPage() {
   const session = useSession();
@@ -54,11 +55,7 @@ export function MfaEnrollmentPage() {
           <SubmitButton pending={start.pending}>Begin</SubmitButton>
         </form>
       )}
-      <p className="form-footer">
-        <button type="button" className="link-button" onClick={() => void session.signOut()}>
-          Sign out
-        </button>
-      </p>
+      <SignOutFooter />
     </AuthLayout>
   );
 }

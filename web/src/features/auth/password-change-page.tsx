@@ -10,6 +10,7 @@ import { useSubmit } from "../../hooks/use-submit.ts";
 import { AuthLayout } from "./auth-layout.tsx";
 import { NewPasswordFields, newPasswordOf } from "./new-password-fields.tsx";
 import { useSession } from "./session.tsx";
+import { SignOutFooter } from "./sign-out-footer.tsx";
 
 export function PasswordChangePage() {
   const session = useSession();
@@ -36,11 +37,7 @@ export function PasswordChangePage() {
         <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" required autoFocus />
         <NewPasswordFields />
         <SubmitButton pending={pending}>Change password</SubmitButton>
-        <p className="form-footer">
-          <button type="button" className="link-button" onClick={() => void session.signOut()}>
-            Sign out
-          </button>
-        </p>
+        <SignOutFooter />
       </form>
     </AuthLayout>
   );

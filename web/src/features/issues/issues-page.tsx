@@ -4,6 +4,7 @@ import { Issue_ApprovalStatus, Issue_Status, IssueService } from "@gen/svc/v1/is
 import { Link, useSearch } from "wouter";
 import { client } from "../../api/clients.ts";
 import { ListFooter } from "../../components/list-footer.tsx";
+import { ListTable } from "../../components/list-table.tsx";
 import { TimeText } from "../../components/time-text.tsx";
 import { useDocumentTitle } from "../../hooks/use-document-title.ts";
 import { usePages } from "../../hooks/use-pages.ts";
@@ -34,39 +35,27 @@ export function IssuesPage() {
         ))}
       </nav>
       {pages.items.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Project</th>
-              <th scope="col">Status</th>
-              <th scope="col">Approval</th>
-              <th scope="col">Creator</th>
-              <th scope="col">Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {pages.items.map((issue) => {
-              const project = issue.name.split("/")[1] ?? "";
-              return (
-                <tr key={issue.name}>
-                  <td>{issue.title}</td>
-                  <td>
-                    <Link href={issuesPath({ view: address.view, project })}>{project}</Link>
-                  </td>
-                  <td>
-                    <span className={`badge status-${Issue_Status[issue.status].toLowerCase()}`}>{Issue_Status[issue.status]}</span>
-                  </td>
-                  <td>{Issue_ApprovalStatus[issue.approvalStatus]}</td>
-                  <td>{issue.creator.replace(/^users\//, "")}</td>
-                  <td>
-                    <TimeText time={issue.updateTime} />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <ListTable columns={["Title", "Project", "Status", "Approval", "Creator", "Updated"]}>
+          {pages.items.map((issue) => {
+            const project = issue.name.split("/")[1] ?? "";
+            return (
+              <tr key={issue.name}>
+                <td>{issue.title}</td>
+                <td>
+                  <Link href={issuesPath({ view: address.view, project })}>{project}</Link>
+                </td>
+                <td>
+                  <span className={`badge status-${Issue_Status[issue.status].toLowerCase()}`}>{Issue_Status[issue.status]}</span>
+                </td>
+                <td>{Issue_ApprovalStatus[issue.approvalStatus]}</td>
+                <td>{issue.creator.replace(/^users\//, "")}</td>
+                <td>
+                  <TimeText time={issue.updateTime} />
+                </td>
+              </tr>
+            );
+          })}
+        </ListTable>
       )}
       <ListFooter pages={pages} empty={`No issue in “${view.label}”.`} />
     </section>

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { Link } from "wouter";
 import { client } from "../../api/clients.ts";
 import { ListFooter } from "../../components/list-footer.tsx";
+import { ListTable } from "../../components/list-table.tsx";
 import { SearchField } from "../../components/search-field.tsx";
 import { filterValue } from "../../api/filter.ts";
 import { useDocumentTitle } from "../../hooks/use-document-title.ts";
@@ -29,33 +30,23 @@ export function ProjectsPage() {
         <SearchField label="Search projects by title" onSearch={setSearch} />
       </div>
       {pages.items.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">ID</th>
-              <th scope="col">Key</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {pages.items.map((project) => {
-              const id = project.name.slice("projects/".length);
-              return (
-                <tr key={project.name}>
-                  <td>
-                    <Link href={issuesPath({ project: id })}>{project.title || id}</Link>
-                  </td>
-                  <td>
-                    <code>{id}</code>
-                  </td>
-                  <td>{project.key}</td>
-                  <td>{Project_State[project.state]}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <ListTable columns={["Title", "ID", "Key", "State"]}>
+          {pages.items.map((project) => {
+            const id = project.name.slice("projects/".length);
+            return (
+              <tr key={project.name}>
+                <td>
+                  <Link href={issuesPath({ project: id })}>{project.title || id}</Link>
+                </td>
+                <td>
+                  <code>{id}</code>
+                </td>
+                <td>{project.key}</td>
+                <td>{Project_State[project.state]}</td>
+              </tr>
+            );
+          })}
+        </ListTable>
       )}
       <ListFooter pages={pages} empty={search ? "No project has such a title." : "No project yet."} />
     </section>
