@@ -177,13 +177,14 @@ describe("project webhooks", () => {
       return got[type]!.received[0]!;
     };
     const body = (type: (typeof vendors)[number]) => JSON.parse(only(type).body);
-    const plain = `New comment: ${MARKUP_TITLE}\nby users/admin\n${link}`;
+    const line = `${issue} · by users/admin`;
+    const plain = `New comment: ${MARKUP_TITLE}\n${line}\n${link}`;
 
-    assert.deepEqual(body("SLACK"), { text: `*New comment*: <${link}|Fix &lt;b&gt;*bold*&lt;/b&gt; &amp; @everyone>\nby users/admin` });
-    assert.deepEqual(body("DISCORD"), { content: `**New comment**: [Fix <b\\>\\*bold\\*</b\\> & @everyone](<${link}>)\nby users/admin`, allowed_mentions: { parse: [] } });
+    assert.deepEqual(body("SLACK"), { text: `*New comment: Fix &lt;b&gt;*bold*&lt;/b&gt; &amp; @everyone*\n${line}\n<${link}|Open>` });
+    assert.deepEqual(body("DISCORD"), { content: `**New comment: Fix \\<b\\>\\*bold\\*\\</b\\> & @everyone**\n${line}\n<${link}>`, allowed_mentions: { parse: [] } });
     const card = body("TEAMS").attachments[0];
     assert.equal(card.contentType, "application/vnd.microsoft.card.adaptive");
-    assert.deepEqual(card.content.body.map((b: Json) => b.text), ["New comment", "Fix <b\\>\\*bold\\*</b\\> & @everyone", "by users/admin"]);
+    assert.deepEqual(card.content.body.map((b: Json) => b.text), ["New comment: Fix \\<b\\>\\*bold\\*\\</b\\> & @everyone", line]);
     assert.deepEqual(card.content.actions, [{ type: "Action.OpenUrl", title: "Open", url: link }]);
     assert.deepEqual(body("WECOM"), { msgtype: "text", text: { content: plain } });
     assert.deepEqual(body("TELEGRAM"), { chat_id: "-100200", text: plain, link_preview_options: { is_disabled: true } });
@@ -199,8 +200,8 @@ describe("project webhooks", () => {
     const feishu = body("FEISHU");
     assert.equal(feishu.sign, createHmac("sha256", `${feishu.timestamp}\n${SECRET}`).update("").digest("base64"));
     assert.deepEqual(feishu.content.post.en_us, {
-      title: "New comment",
-      content: [[{ tag: "a", text: MARKUP_TITLE, href: link }], [{ tag: "text", text: "by users/admin" }]],
+      title: `New comment: ${MARKUP_TITLE}`,
+      content: [[{ tag: "text", text: line }], [{ tag: "a", text: "Open", href: link }]],
     });
     assert.deepEqual(body("LARK"), { msg_type: "post", content: feishu.content }, "LARK unsigned: no timestamp nor sign");
     for (const name of names) await ok("DELETE", `/v1/${name}`);
@@ -266,7 +267,7 @@ describe("project webhooks", () => {
     const ok1 = await hook("hooks", { title: "slack", type: "SLACK", url: `${slack.origin}/services/x` });
     const bad = await hook("hooks", { title: "ding", type: "DINGTALK", url: `${ding.origin}/robot/send?access_token=t` });
     assert.deepEqual(await ok("POST", `/v1/${ok1.name}:test`, {}).then(({ status, body, error }) => ({ status, body, error })), { status: 200, body: "ok", error: undefined });
-    assert.deepEqual(JSON.parse(slack.received[0]!.body), { text: "*Test message*: slack\nby users/admin" });
+    assert.deepEqual(JSON.parse(slack.received[0]!.body), { text: `*Test message: slack*\n${ok1.name} · by users/admin` });
     const answer = await ok("POST", `/v1/${bad.name}:test`, {});
     assert.equal(answer.status, 200);
     assert.match(answer.error, /error code 300001/);
