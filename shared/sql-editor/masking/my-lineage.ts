@@ -19,20 +19,7 @@
 // case.
 import type { Tree } from "../guard/statement-tree.ts";
 import type { ColumnSource, Lineage, TableRef } from "./lineage.ts";
-import {
-  addDerived,
-  addOpaque,
-  addTable,
-  collectOutside,
-  type DerivedColumns,
-  derivedColumns,
-  innerScope,
-  NO_OUTER,
-  type Outer,
-  placeColumn,
-  type Scope,
-  UNTRACED,
-} from "./lineage-scope.ts";
+import { addDerived, addOpaque, addTable, collectOutside, type DerivedColumns, derivedColumns, innerScope, NO_OUTER, type Outer, placeColumn, type Scope, UNTRACED } from "./lineage-scope.ts";
 import { type OrderingItem, orderingSources, type Output, type SetOp, sourcesOf } from "./ordering.ts";
 
 type Node = Record<string, any>;

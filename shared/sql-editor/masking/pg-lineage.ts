@@ -17,20 +17,7 @@
 // them: a WITH's names are seen by its SELECT and what that SELECT holds.
 import type { Tree } from "../guard/statement-tree.ts";
 import type { ColumnSource, Lineage } from "./lineage.ts";
-import {
-  addDerived,
-  addOpaque,
-  addTable,
-  collectOutside,
-  type DerivedColumns,
-  derivedColumns,
-  innerScope,
-  NO_OUTER,
-  type Outer,
-  placeColumn,
-  type Scope,
-  UNTRACED,
-} from "./lineage-scope.ts";
+import { addDerived, addOpaque, addTable, collectOutside, type DerivedColumns, derivedColumns, innerScope, NO_OUTER, type Outer, placeColumn, type Scope, UNTRACED } from "./lineage-scope.ts";
 import { type OrderingItem, orderingSources, type Output, type SetOp, sourcesOf } from "./ordering.ts";
 
 type Node = Record<string, any>;
