@@ -1,8 +1,11 @@
 // `npm test`: runs every test file with node's test runner against a real
 // PostgreSQL — PG_URL when set, else an embedded one — with each file in its
 // own database cloned from a template migrated once. Fails when no test ran.
+// The whole suite (no files named) first runs the console's unit and component
+// tests (vitest, `npm run test:web`), so that the one command covers both.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import { createLogger } from "../shared/platform/logger.ts";
 import { quietLogger } from "./helpers/logger.ts";
 import { createMigratedDatabase, startPostgresServer } from "./helpers/postgres-server.ts";
@@ -10,6 +13,11 @@ import { createMigratedDatabase, startPostgresServer } from "./helpers/postgres-
 const TEST_FILES = ["test/**/*.test.ts", "api/**/*.test.ts", "shared/**/*.test.ts", "worker/**/*.test.ts"];
 
 const log = createLogger({ json: false, debug: false });
+const wholeSuite = !process.argv.slice(2).some((a) => !a.startsWith("-"));
+if (wholeSuite && (await runConsoleUnitTests()) !== 0) {
+  log.error("the console's unit tests failed (npm run test:web)");
+  process.exit(1);
+}
 const server = await startPostgresServer(quietLogger());
 log.info(`tests use ${server.label}`);
 try {
@@ -30,7 +38,7 @@ try {
 
 function runTests(env: Record<string, string>): Promise<{ code: number; tests: number; failed: number }> {
   const args = ["--test", "--test-reporter=spec", "--test-concurrency=3", ...process.argv.slice(2)];
-  if (!process.argv.slice(2).some((a) => !a.startsWith("-"))) args.push(...TEST_FILES);
+  if (wholeSuite) args.push(...TEST_FILES);
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
   let tail = "";
   child.stdout.on("data", (chunk: Buffer) => {
@@ -43,4 +51,10 @@ function runTests(env: Record<string, string>): Promise<{ code: number; tests: n
       resolve({ code: code ?? 1, tests: count("tests"), failed: count("fail") });
     });
   });
+}
+
+function runConsoleUnitTests(): Promise<number> {
+  const vitest = fileURLToPath(new URL("../node_modules/vitest/vitest.mjs", import.meta.url)); // not in the package's exports
+  const child = spawn(process.execPath, [vitest, "run", "--config", "web/vite.config.ts"], { stdio: "inherit" });
+  return new Promise((resolve) => child.on("close", (code) => resolve(code ?? 1)));
 }
