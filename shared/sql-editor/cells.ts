@@ -57,16 +57,22 @@ export interface Instant {
 // YYYY-MM-DD hh:mm:ss[.ffffff][Z | ±hh[:mm[:ss]]]; "infinity", BC dates and MySQL's zero dates do not match.
 const TIMESTAMP = /^(\d{4,})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d\d)(?::?(\d\d))?(?::?(\d\d))?)?$/;
 const SECONDS_PER_DAY = 86_400;
+/** Nanoseconds per unit of a fraction of n digits (index n). */
+const NANOS_PER_FRACTION_UNIT = [0, 100_000_000, 10_000_000, 1_000_000, 100_000, 10_000, 1_000, 100, 10, 1];
 
 /** The instant of a Timestamp; undefined when the text names none a protobuf Timestamp can hold (then it is shown as text). */
 export function instantOf(timestamp: Timestamp): Instant | undefined {
+  // Runs for every timestamp cell of a Query result: no array or padded string per call.
   const m = TIMESTAMP.exec(timestamp.text);
   if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
   if (month < 1 || month > 12 || day < 1 || day > 31 || year > 9999) return undefined;
   const offsetSeconds = m[8] ? 0 : m[9] ? offsetOf(m[9], m[10], m[11], m[12]) : undefined;
-  const local = daysFromCivil(year, month, day) * SECONDS_PER_DAY + hour * 3600 + minute * 60 + second;
-  const nanos = m[7] ? Number(m[7].padEnd(9, "0")) : 0;
+  const local = daysFromCivil(year, month, day) * SECONDS_PER_DAY + Number(m[4]) * 3600 + Number(m[5]) * 60 + Number(m[6]);
+  const fraction = m[7];
+  const nanos = fraction ? Number(fraction) * NANOS_PER_FRACTION_UNIT[fraction.length]! : 0;
   const instant: Instant = { seconds: BigInt(local - (offsetSeconds ?? 0)), nanos };
   if (timestamp.zoned) instant.offsetSeconds = offsetSeconds ?? 0;
   return instant;
