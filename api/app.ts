@@ -128,7 +128,7 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
     createRateLimitInterceptor({ perMinute: deps.config.rateLimitPerUser, db: deps.sideDb, logger: deps.logger }),
     createAuditInterceptor({ db: deps.db, publish: auditMirror }),
     inputCheckInterceptor,
-    createAclInterceptor(deps.authorize ?? iamAuthorize(deps.db, deps.access.iam)),
+    createAclInterceptor(authorizerOf(deps)),
   ];
   const invoke = createUnaryInvoker(registrations, interceptors);
   const bindings = restBindings(registrations.map((r) => r.service));
@@ -158,6 +158,11 @@ export async function buildApp(deps: AppDeps, registrations: ServiceRegistration
   return { fastify, beginShutdown: () => shutdown.abort() };
 }
 
+/** How permissions are decided: the given way, or the IAM policies in the store. */
+function authorizerOf(deps: AppDeps): Authorize {
+  return deps.authorize ?? iamAuthorize(deps.db, deps.access.iam);
+}
+
 /** Every svc.v1 service with its implementation. */
 export function svcServices(deps: AppDeps): ServiceRegistration[] {
   const settings = withExternalUrlFlag(deps.settings, deps.config.externalUrl);
@@ -170,7 +175,7 @@ export function svcServices(deps: AppDeps): ServiceRegistration[] {
       secrets: deps.secrets,
     }),
     userService({ db: deps.db, iam: deps.access.iam, settings, secrets: deps.secrets }),
-    workspaceService({ db: deps.db, settings }),
+    workspaceService({ db: deps.db, settings, authorize: authorizerOf(deps) }),
     projectService({ db: deps.db, iam: deps.access.iam, settings, secrets: deps.secrets, webhookAllowPrivate: deps.config.webhookAllowPrivate }),
     instanceService({ db: deps.db, secrets: deps.secrets }),
     databaseService({ db: deps.db, secrets: deps.secrets }),
