@@ -1,5 +1,6 @@
 // The signed-in console: every page inside the shell.
 import { Redirect, Route, Switch } from "wouter";
+import { IssuePage } from "../features/issues/issue-page.tsx";
 import { IssuesPage } from "../features/issues/issues-page.tsx";
 import { ProjectsPage } from "../features/projects/projects-page.tsx";
 import { AppShell } from "../features/shell/app-shell.tsx";
@@ -15,6 +16,7 @@ export default function ConsoleRoutes() {
         </Route>
         <Route path={paths.issues} component={IssuesPage} />
         <Route path={paths.projects} component={ProjectsPage} />
+        <Route path={paths.issue} component={IssuePage} />
         <Route component={NotFoundPage} />
       </Switch>
     </AppShell>

@@ -9,6 +9,10 @@ export const paths = {
   home: "/",
   issues: "/issues",
   projects: "/projects",
+  /** One issue: `/projects/<project>/issues/<number>`. */
+  issue: "/projects/:project/issues/:issue",
+  /** A new plan and its issue in a project. */
+  newChange: "/projects/:project/changes/new",
 } as const;
 
 /** Pages anyone may open, whatever the session. */

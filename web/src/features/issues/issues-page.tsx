@@ -8,6 +8,7 @@ import { ListTable } from "../../components/list-table.tsx";
 import { TimeText } from "../../components/time-text.tsx";
 import { useDocumentTitle } from "../../hooks/use-document-title.ts";
 import { usePages } from "../../hooks/use-pages.ts";
+import { issuePagePath } from "./issue-address.ts";
 import { ISSUE_VIEWS, issueListAddress, issueListRequest, issuesPath } from "./issue-views.ts";
 
 export function IssuesPage() {
@@ -40,7 +41,9 @@ export function IssuesPage() {
             const project = issue.name.split("/")[1] ?? "";
             return (
               <tr key={issue.name}>
-                <td>{issue.title}</td>
+                <td>
+                  <Link href={issuePagePath(issue.name)}>{issue.title}</Link>
+                </td>
                 <td>
                   <Link href={issuesPath({ view: address.view, project })}>{project}</Link>
                 </td>
