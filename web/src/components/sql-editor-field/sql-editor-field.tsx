@@ -3,7 +3,7 @@
 // document it would add a <style> element, which the console's CSP
 // (style-src 'self') refuses, so the field lives in a shadow root, where
 // they go into a constructed style sheet instead (decision 0113).
-import { EditorSelection } from "@codemirror/state";
+import { Compartment, EditorSelection, type Extension } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import { type Ref, useEffect, useImperativeHandle, useRef } from "react";
 import { fieldExtensions } from "./editor-extensions.ts";
@@ -27,11 +27,16 @@ interface SqlEditorFieldProps {
   /** Ctrl/Cmd+Enter. */
   onRun?: () => void;
   handle?: Ref<SqlEditorHandle>;
+  /** A page's own additions (completion, marks), swapped in place when they change. */
+  extensions?: Extension;
 }
 
-export function SqlEditorField({ label, dialect, initialText = "", readOnly = false, placeholder = "", onChange, onRun, handle }: SqlEditorFieldProps) {
+export function SqlEditorField({ label, dialect, initialText = "", readOnly = false, placeholder = "", onChange, onRun, handle, extensions = [] }: SqlEditorFieldProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<EditorView>(undefined);
+  const added = useRef(new Compartment());
+  const addedNow = useRef(extensions);
+  addedNow.current = extensions;
   // The latest callbacks, read at each key press, so the editor need not be rebuilt for them.
   const callbacks = useRef({ onChange, onRun });
   callbacks.current = { onChange, onRun };
@@ -43,19 +48,26 @@ export function SqlEditorField({ label, dialect, initialText = "", readOnly = fa
       root,
       parent: root,
       doc: viewRef.current?.state.doc.toString() ?? initialText,
-      extensions: fieldExtensions({
-        label,
-        dialect,
-        readOnly,
-        placeholder,
-        onRun: onRun ? () => callbacks.current.onRun?.() : undefined,
-        onChange: (text) => callbacks.current.onChange?.(text),
-      }),
+      extensions: [
+        fieldExtensions({
+          label,
+          dialect,
+          readOnly,
+          placeholder,
+          onRun: onRun ? () => callbacks.current.onRun?.() : undefined,
+          onChange: (text) => callbacks.current.onChange?.(text),
+        }),
+        added.current.of(addedNow.current),
+      ],
     });
     viewRef.current = view;
     return () => view.destroy();
     // Rebuilt only when what the extensions hold changes; the text carries over.
   }, [label, dialect, readOnly, placeholder, Boolean(onRun)]);
+
+  useEffect(() => {
+    viewRef.current?.dispatch({ effects: added.current.reconfigure(extensions) });
+  }, [extensions]);
 
   useImperativeHandle(handle, () => ({
     runnable: () => {
