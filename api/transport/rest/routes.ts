@@ -8,7 +8,10 @@
 // A unary reply whose handler set a `location` header is a browser redirect:
 // 303 See Other to it, with no body (the message is for RPC clients). Methods
 // declaring accept_form_body also take form-encoded bodies (form-body.ts).
+// A browser's single sign-on refused is sent to the console's sign-in page
+// with the message (console/sso-refusal-page.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ssoRefusalPage } from "../../console/sso-refusal-page.ts";
 import { toConnectError } from "../connect-error.ts";
 import { abortWhenClientLeaves, requestContextValues, requestHeaders } from "../context.ts";
 import { sendError, sendFastifyError } from "../error-reply.ts";
@@ -60,7 +63,10 @@ async function handle(binding: RestBinding & { kind: "unary" }, invoke: UnaryInv
     if (res.header.has("location")) return reply.code(303).send();
     return reply.type("application/json").send(JSON.stringify(responseJson(binding, res.message)));
   } catch (thrown) {
-    return sendError(reply, toConnectError(thrown, req.id).error);
+    const { error } = toConnectError(thrown, req.id);
+    const signInPage = ssoRefusalPage(binding.method, req, error);
+    if (signInPage) return reply.code(303).header("location", signInPage).send();
+    return sendError(reply, error);
   } finally {
     release();
   }
