@@ -3,26 +3,39 @@
 // a line break is quoted, its quotes doubled. NULL is an empty field and the
 // empty string a quoted one (""), so the two stay apart, as PostgreSQL's COPY
 // … CSV writes them.
-import type { Column, Row } from "../cells.ts";
+import type { Cell, Column, Row } from "../cells.ts";
 import { cellText } from "./cell-text.ts";
 import type { RowText } from "./text-chunks.ts";
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
+type FieldText = (cell: Exclude<Cell, null>) => string;
+
 export function csvText(columns: readonly Column[]): RowText {
+  const fields = columns.map(fieldTextOf);
   return {
     head: `${columns.map((c) => field(c.name)).join(",")}\r\n`,
-    row: (row) => csvLine(row),
+    row: (row) => csvLine(row, fields),
     tail: "",
   };
 }
 
-function csvLine(row: Row): string {
+/**
+ * How a column's cells become fields, chosen once per file: only text can
+ * hold a comma, a quote or a line break, and only text or bytes can be
+ * empty, so the other kinds (integers and timestamps as the target printed
+ * them, numbers, booleans) skip the check that would quote them.
+ */
+function fieldTextOf(column: Column): FieldText {
+  return column.kind === "text" || column.kind === "bytes" ? (cell) => field(cellText(cell)) : cellText;
+}
+
+function csvLine(row: Row, fields: readonly FieldText[]): string {
   let line = "";
   for (let i = 0; i < row.length; i++) {
     const cell = row[i]!;
     if (i > 0) line += ",";
-    if (cell !== null) line += field(cellText(cell));
+    if (cell !== null) line += fields[i]!(cell);
   }
   return `${line}\r\n`;
 }
