@@ -8,6 +8,7 @@ import { PasswordChangePage } from "../features/auth/password-change-page.tsx";
 import { PasswordResetPage } from "../features/auth/password-reset-page.tsx";
 import { useSession } from "../features/auth/session.tsx";
 import { SignInPage } from "../features/auth/sign-in-page.tsx";
+import { SignUpPage } from "../features/auth/sign-up-page.tsx";
 import { guard } from "./guard.ts";
 import { paths } from "./paths.ts";
 
@@ -25,6 +26,7 @@ export function AppRoutes() {
     <Suspense fallback={<Loading />}>
       <Switch>
         <Route path={paths.signIn} component={SignInPage} />
+        <Route path={paths.signUp} component={SignUpPage} />
         <Route path={paths.passwordChange} component={PasswordChangePage} />
         <Route path={paths.mfaEnrollment} component={MfaEnrollmentPage} />
         <Route path={paths.forgotPassword} component={ForgotPasswordPage} />

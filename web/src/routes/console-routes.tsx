@@ -1,5 +1,6 @@
 // The signed-in console: every page inside the shell.
 import { Redirect, Route, Switch } from "wouter";
+import { AccountPage } from "../features/account/account-page.tsx";
 import { IssuePage } from "../features/issues/issue-page.tsx";
 import { IssuesPage } from "../features/issues/issues-page.tsx";
 import { ProjectsPage } from "../features/projects/projects-page.tsx";
@@ -17,6 +18,7 @@ export default function ConsoleRoutes() {
         <Route path={paths.issues} component={IssuesPage} />
         <Route path={paths.projects} component={ProjectsPage} />
         <Route path={paths.issue} component={IssuePage} />
+        <Route path={paths.account} component={AccountPage} />
         <Route component={NotFoundPage} />
       </Switch>
     </AppShell>

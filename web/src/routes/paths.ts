@@ -6,9 +6,12 @@ export const paths = {
   mfaEnrollment: "/auth/mfa-enrollment",
   forgotPassword: "/auth/forgot-password",
   passwordReset: "/auth/password-reset",
+  signUp: "/auth/sign-up",
   home: "/",
   issues: "/issues",
   projects: "/projects",
+  /** The signed-in user's own account. */
+  account: "/account",
   /** One issue: `/projects/<project>/issues/<number>`. */
   issue: "/projects/:project/issues/:issue",
   /** A new plan and its issue in a project. */
@@ -19,7 +22,7 @@ export const paths = {
 export const PUBLIC_PATHS: readonly string[] = [paths.forgotPassword, paths.passwordReset];
 
 /** Pages for a signed-out visitor only. */
-export const SIGNED_OUT_PATHS: readonly string[] = [paths.signIn];
+export const SIGNED_OUT_PATHS: readonly string[] = [paths.signIn, paths.signUp];
 
 /**
  * A path of this console to return to, from a `redirect` query parameter:

@@ -1,30 +1,19 @@
 // The page the reset e-mail links to (`/auth/password-reset?token=…`,
 // contract §5.3). The token leaves the address bar as soon as it is read, so
 // that it stays out of the history and of screenshots.
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "wouter";
 import { authClient } from "../../api/clients.ts";
 import { Alert, FormError } from "../../components/alert.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
+import { useParamOnce } from "../../hooks/use-param-once.ts";
 import { useSubmit } from "../../hooks/use-submit.ts";
 import { paths } from "../../routes/paths.ts";
 import { AuthLayout } from "./auth-layout.tsx";
 import { NewPasswordFields, newPasswordOf } from "./new-password-fields.tsx";
 
-function tokenOfAddress(): string {
-  return new URL(window.location.href).searchParams.get("token") ?? "";
-}
-
-function dropTokenFromAddress(): void {
-  const url = new URL(window.location.href);
-  if (!url.searchParams.has("token")) return;
-  url.searchParams.delete("token");
-  window.history.replaceState(window.history.state, "", url.pathname + url.search);
-}
-
 export function PasswordResetPage() {
-  const [token] = useState(tokenOfAddress);
-  useEffect(dropTokenFromAddress, []);
+  const token = useParamOnce("token");
   const [done, setDone] = useState(false);
   const { pending, error, onSubmit } = useSubmit(async (form) => {
     await authClient.resetPassword({ token, newPassword: newPasswordOf(form) });

@@ -14,6 +14,8 @@ interface SessionApi {
   signedIn(reply: LoginResponse): void;
   /** The forced password change or enrolment is done: the session is whole again. */
   unrestricted(user?: User): void;
+  /** The user changed their own account (profile, password, second factor). */
+  updated(user: User): void;
   signOut(): Promise<void>;
 }
 
@@ -42,13 +44,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     (user?: User) => setState((s) => (s.status === "signed-in" ? { status: "signed-in", user: user ?? s.user } : s)),
     [],
   );
+  const updated = useCallback((user: User) => setState((s) => (s.status === "signed-in" ? { ...s, user } : s)), []);
   const signOut = useCallback(async () => {
     // The cookies are cleared by the answer; a session already gone is signed out too.
     await authClient.logout({}).catch(() => undefined);
     setState({ status: "signed-out", reason: "signed-out" });
   }, []);
 
-  const api = useMemo(() => ({ state, signedIn, unrestricted, signOut }), [state, signedIn, unrestricted, signOut]);
+  const api = useMemo(() => ({ state, signedIn, unrestricted, updated, signOut }), [state, signedIn, unrestricted, updated, signOut]);
   return <SessionContext value={api}>{children}</SessionContext>;
 }
 

@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { paths } from "../../routes/paths.ts";
 import { ThemeSelect } from "../../theme/theme-select.tsx";
+import { Watermark } from "../account/watermark.tsx";
 import { useSession } from "../auth/session.tsx";
 import { useActuatorInfo, workspaceTitle } from "../workspace/actuator-info.ts";
 import { Banners } from "./banners.tsx";
@@ -35,15 +36,16 @@ export function AppShell({ children }: { children: ReactNode }) {
         </nav>
         <div className="shell-user">
           <ThemeSelect />
-          <span className="user-name" title={user?.email || undefined}>
+          <Link href={paths.account} className="user-name" title={`Your account${user?.email ? ` (${user.email})` : ""}`}>
             {user?.title || user?.loginId}
-          </span>
+          </Link>
           <button type="button" className="button" onClick={() => void session.signOut()}>
             Sign out
           </button>
         </div>
       </header>
       <Banners />
+      {user && <Watermark user={user} />}
       <main id="main" className="shell-main" tabIndex={-1}>
         {children}
       </main>
