@@ -1,4 +1,5 @@
 // The signed-in console: every page inside the shell.
+import { lazy, Suspense } from "react";
 import { Redirect, Route, Switch } from "wouter";
 import { AccountPage } from "../features/account/account-page.tsx";
 import { IssuePage } from "../features/issues/issue-page.tsx";
@@ -6,7 +7,12 @@ import { IssuesPage } from "../features/issues/issues-page.tsx";
 import { ProjectsPage } from "../features/projects/projects-page.tsx";
 import { AppShell } from "../features/shell/app-shell.tsx";
 import { NotFoundPage } from "../features/shell/not-found-page.tsx";
+import { Loading } from "../components/loading.tsx";
 import { paths } from "./paths.ts";
+import { ADMIN_ROOT } from "../features/admin/admin-sections.ts";
+
+// The administration pages, a chunk of their own.
+const AdminRoutes = lazy(() => import("../features/admin/admin-routes.tsx"));
 
 export default function ConsoleRoutes() {
   return (
@@ -19,6 +25,11 @@ export default function ConsoleRoutes() {
         <Route path={paths.projects} component={ProjectsPage} />
         <Route path={paths.issue} component={IssuePage} />
         <Route path={paths.account} component={AccountPage} />
+        <Route path={`${ADMIN_ROOT}/*?`}>
+          <Suspense fallback={<Loading />}>
+            <AdminRoutes />
+          </Suspense>
+        </Route>
         <Route component={NotFoundPage} />
       </Switch>
     </AppShell>

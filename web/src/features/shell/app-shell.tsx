@@ -6,6 +6,7 @@ import { Link } from "wouter";
 import { paths } from "../../routes/paths.ts";
 import { ThemeSelect } from "../../theme/theme-select.tsx";
 import { Watermark } from "../account/watermark.tsx";
+import { AdminNavEntry } from "../admin/admin-nav-entry.tsx";
 import { useSession } from "../auth/session.tsx";
 import { useActuatorInfo, workspaceTitle } from "../workspace/actuator-info.ts";
 import { Banners } from "./banners.tsx";
@@ -32,6 +33,7 @@ export function AppShell({ children }: { children: ReactNode }) {
             <li>
               <NavLink href={paths.projects}>Projects</NavLink>
             </li>
+            <AdminNavEntry />
           </ul>
         </nav>
         <div className="shell-user">

@@ -1,0 +1,26 @@
+// The administration pages (issue 28 items 5 and 6): where each lives, and
+// the workspace permission that opens it. The navigation offers a page only
+// to a user holding its permission; the server refuses the rest anyway.
+import type { Permission } from "../iam/use-permissions.ts";
+
+export const ADMIN_ROOT = "/admin";
+
+export interface AdminSection {
+  /** The path under ADMIN_ROOT. */
+  path: string;
+  title: string;
+  /** Needed to open the page. */
+  permission: Permission;
+}
+
+export const adminSections = {
+  emergencyPause: { path: "/emergency-pause", title: "Emergency pause", permission: "bb.settings.get" },
+  auditLog: { path: "/audit-log", title: "Audit log", permission: "bb.auditLogs.search" },
+} as const satisfies Record<string, AdminSection>;
+
+export const ADMIN_SECTIONS: readonly AdminSection[] = Object.values(adminSections);
+
+/** The full path of a section (or of a page below it). */
+export function adminPath(section: AdminSection, below = ""): string {
+  return `${ADMIN_ROOT}${section.path}${below}`;
+}
