@@ -61,7 +61,7 @@ describe("web console: sign-in extras and the account page", { timeout: 180_000 
     await mailing?.app.close();
   });
 
-  it("enrols a second factor on the account page; the next sign-in asks for its code", () =>
+  it("enrols a second factor on the account page (narrow, dark); the next sign-in asks for its code", () =>
     onPage(browser, "account-mfa-enrolment", async (page) => {
       await page.goto(url("/account"));
       await submitPassword(page, "vera", STRONG_PASSWORD);
@@ -104,7 +104,7 @@ describe("web console: sign-in extras and the account page", { timeout: 180_000 
       await page.waitForURL(/\/issues$/);
       await page.getByRole("link", { name: "vera", exact: true }).click();
       await page.getByText("On: signing in asks for a code").waitFor();
-    }));
+    }, { viewport: { width: 390, height: 844 }, colorScheme: "dark" }));
 
   it("tiles the user's name over every page while the watermark is on, without taking clicks", async () => {
     await setWatermark(true);
