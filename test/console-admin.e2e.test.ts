@@ -2,7 +2,9 @@
 // 5 and 6): the emergency pause switched with its reason by an administrator
 // and shown to another signed-in user in a second browser context, who is
 // offered no switch; the audit search finding what was done earlier in the
-// test, by its filter builder, and its CSV export.
+// test, by its filter builder, and its CSV export; the workspace's members
+// granted and revoked a role, and a write over someone else's change refused
+// with the current version offered.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
@@ -125,4 +127,30 @@ describe("web console administration", { timeout: 180_000 }, () => {
       await page.getByText("No record matches.").waitFor();
     });
   });
+
+  it("grants and revokes workspace roles, and refuses a write over someone else's change with a reload", () =>
+    onPage(browser, "admin-members", async (page) => {
+      await makeUser(app.db, "olga");
+      await signInAt(page, "/admin/members", ADMIN.loginId);
+      const grant = page.getByRole("form", { name: "Grant a role" });
+      await grant.getByLabel("Login ID").fill("olga");
+      await grant.getByLabel("Role").selectOption({ label: "Workspace DBA" });
+      await grant.getByRole("button", { name: "Grant" }).click();
+      const remove = page.getByRole("button", { name: "Remove olga from Workspace DBA" });
+      await remove.waitFor();
+      assert.deepEqual(await seriousAxeViolations(page), [], "the members page");
+
+      // Someone else writes the policy meanwhile: the page's etag is stale.
+      const current = await rest<{ bindings: unknown[] }>("GET", "/v1/workspaces/-:getIamPolicy", { token: admin });
+      const other = [...current.body.bindings, { role: "roles/readOnlyAuditor", members: ["user:login_id=nils"] }];
+      assert.equal((await rest("POST", "/v1/workspaces/-:setIamPolicy", { token: admin, body: { policy: { bindings: other } } })).status, 200);
+      await remove.click();
+      await page.getByRole("alert").filter({ hasText: "Someone else changed this since you opened it" }).waitFor();
+      await page.getByRole("button", { name: "Reload the current version" }).click();
+      await page.getByRole("button", { name: "Remove nils from Read-only Auditor" }).waitFor();
+      await page.getByRole("button", { name: "Remove olga from Workspace DBA" }).click();
+      await remove.waitFor({ state: "detached" });
+      const stored = await rest<{ bindings: { role: string; members: string[] }[] }>("GET", "/v1/workspaces/-:getIamPolicy", { token: admin });
+      assert.deepEqual(stored.body.bindings.map((b) => b.role).sort(), ["roles/readOnlyAuditor", "roles/workspaceAdmin", "roles/workspaceMember"]);
+    }));
 });

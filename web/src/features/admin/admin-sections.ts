@@ -16,6 +16,7 @@ export interface AdminSection {
 export const adminSections = {
   emergencyPause: { path: "/emergency-pause", title: "Emergency pause", permission: "bb.settings.get" },
   auditLog: { path: "/audit-log", title: "Audit log", permission: "bb.auditLogs.search" },
+  members: { path: "/members", title: "Members and roles", permission: "bb.workspaces.getIamPolicy" },
 } as const satisfies Record<string, AdminSection>;
 
 export const ADMIN_SECTIONS: readonly AdminSection[] = Object.values(adminSections);
