@@ -22,8 +22,17 @@ export default defineConfig({
     assetsDir: "assets",
     sourcemap: true,
     rolldownOptions: {
-      // The libraries every page loads, in one chunk named for what it holds.
-      output: { codeSplitting: { groups: [{ name: "vendor", test: /node_modules/ }] } },
+      // The libraries every page loads, in one chunk named for what it holds;
+      // the SQL editor's (CodeMirror, Lezer) in one of their own, loaded only
+      // by the pages that edit SQL.
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: "editor", test: /node_modules[\\/](@codemirror|@lezer|style-mod|w3c-keyname|crelt)[\\/]/, priority: 2 },
+            { name: "vendor", test: /node_modules/, priority: 1 },
+          ],
+        },
+      },
     },
   },
   server: {

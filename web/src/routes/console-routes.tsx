@@ -11,6 +11,9 @@ import { Loading } from "../components/loading.tsx";
 import { paths } from "./paths.ts";
 import { ADMIN_ROOT } from "../features/admin/admin-sections.ts";
 
+// A chunk of its own: the editor (CodeMirror) loads only with its page.
+const SqlEditorPage = lazy(() => import("../features/sql-editor/sql-editor-page.tsx").then((m) => ({ default: m.SqlEditorPage })));
+
 // The administration pages, a chunk of their own.
 const AdminRoutes = lazy(() => import("../features/admin/admin-routes.tsx"));
 
@@ -23,6 +26,11 @@ export default function ConsoleRoutes() {
         </Route>
         <Route path={paths.issues} component={IssuesPage} />
         <Route path={paths.projects} component={ProjectsPage} />
+        <Route path={paths.sqlEditor}>
+          <Suspense fallback={<Loading />}>
+            <SqlEditorPage />
+          </Suspense>
+        </Route>
         <Route path={paths.issue} component={IssuePage} />
         <Route path={paths.account} component={AccountPage} />
         <Route path={`${ADMIN_ROOT}/*?`}>

@@ -10,6 +10,8 @@ export const paths = {
   home: "/",
   issues: "/issues",
   projects: "/projects",
+  /** The SQL Editor: queries, plans and exports on a database. */
+  sqlEditor: "/sql-editor",
   /** The signed-in user's own account. */
   account: "/account",
   /** One issue: `/projects/<project>/issues/<number>`. */

@@ -33,6 +33,9 @@ export function AppShell({ children }: { children: ReactNode }) {
             <li>
               <NavLink href={paths.projects}>Projects</NavLink>
             </li>
+            <li>
+              <NavLink href={paths.sqlEditor}>SQL Editor</NavLink>
+            </li>
             <AdminNavEntry />
           </ul>
         </nav>
