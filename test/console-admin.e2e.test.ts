@@ -4,13 +4,14 @@
 // offered no switch; the audit search finding what was done earlier in the
 // test, by its filter builder, and its CSV export; the workspace's members
 // granted and revoked a role, and a write over someone else's change refused
-// with the current version offered.
+// with the current version offered; an instance's connection tested.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { launchChromium, onPage, seriousAxeViolations, submitPassword } from "./helpers/console-browser.ts";
+import { pgAdminSource } from "./helpers/instances.ts";
 import { restClient } from "./helpers/rest.ts";
 import { signIn, signInFirstAdmin } from "./helpers/sessions.ts";
 import { ADMIN, makeUser, STRONG_PASSWORD } from "./helpers/users.ts";
@@ -68,7 +69,7 @@ describe("web console administration", { timeout: 180_000 }, () => {
         assert.equal(await other.getByRole("button", { name: "Lift the pause" }).count(), 0);
         assert.deepEqual(
           await other.getByRole("navigation", { name: "Administration" }).getByRole("link").allTextContents(),
-          ["Emergency pause"],
+          ["Emergency pause", "Instances"],
           "only the sections a workspace member may open",
         );
 
@@ -153,4 +154,17 @@ describe("web console administration", { timeout: 180_000 }, () => {
       const stored = await rest<{ bindings: { role: string; members: string[] }[] }>("GET", "/v1/workspaces/-:getIamPolicy", { token: admin });
       assert.deepEqual(stored.body.bindings.map((b) => b.role).sort(), ["roles/readOnlyAuditor", "roles/workspaceAdmin", "roles/workspaceMember"]);
     }));
+
+  it("lists the instances and tests one's connection with its stored credentials", async () => {
+    const instance = { title: "Main PostgreSQL", engine: "POSTGRES", environment: "environments/test", dataSources: [pgAdminSource()] };
+    assert.equal((await rest("POST", "/v1/instances?instanceId=main-pg", { token: admin, body: instance })).status, 200);
+    await onPage(browser, "admin-instances", async (page) => {
+      await signInAt(page, "/admin/instances", ADMIN.loginId);
+      const row = page.getByRole("row").filter({ hasText: "instances/main-pg" });
+      await row.getByText("POSTGRES", { exact: true }).waitFor();
+      await row.getByRole("button", { name: "Test connection to Main PostgreSQL" }).click();
+      await row.getByRole("status").filter({ hasText: /^Connected \(\d+/ }).waitFor();
+      assert.deepEqual(await seriousAxeViolations(page), [], "the instances page");
+    });
+  });
 });

@@ -9,6 +9,7 @@ import { type Permissions, usePermissions, WORKSPACE } from "../iam/use-permissi
 import { ADMIN_ROOT, ADMIN_SECTIONS, adminPath, adminSections } from "./admin-sections.ts";
 import { AuditLogPage } from "./audit-log/audit-log-page.tsx";
 import { EmergencyPausePage } from "./emergency-pause/emergency-pause-page.tsx";
+import { InstancesPage } from "./instances/instances-page.tsx";
 import { MembersPage } from "./members/members-page.tsx";
 
 const SECTION_PERMISSIONS = ADMIN_SECTIONS.map((section) => section.permission);
@@ -35,6 +36,7 @@ export default function AdminRoutes() {
           <Route path={adminPath(adminSections.emergencyPause)} component={EmergencyPausePage} />
           <Route path={adminPath(adminSections.auditLog)} component={AuditLogPage} />
           <Route path={adminPath(adminSections.members)} component={MembersPage} />
+          <Route path={adminPath(adminSections.instances)} component={InstancesPage} />
           <Route component={NotFoundPage} />
         </Switch>
       </div>

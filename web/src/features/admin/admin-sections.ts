@@ -17,6 +17,7 @@ export const adminSections = {
   emergencyPause: { path: "/emergency-pause", title: "Emergency pause", permission: "bb.settings.get" },
   auditLog: { path: "/audit-log", title: "Audit log", permission: "bb.auditLogs.search" },
   members: { path: "/members", title: "Members and roles", permission: "bb.workspaces.getIamPolicy" },
+  instances: { path: "/instances", title: "Instances", permission: "bb.instances.list" },
 } as const satisfies Record<string, AdminSection>;
 
 export const ADMIN_SECTIONS: readonly AdminSection[] = Object.values(adminSections);

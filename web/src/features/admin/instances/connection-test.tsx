@@ -1,0 +1,39 @@
+// An instance's connection tested with its stored data sources (contract
+// §9.3): UpdateInstance with validate_only, the data sources as read (their
+// passwords stay on the server, matched by id), nothing stored.
+import { create } from "@bufbuild/protobuf";
+import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
+import { type Instance, InstanceService } from "@gen/svc/v1/instance_service_pb.js";
+import { useState } from "react";
+import { client } from "../../../api/clients.ts";
+import { useWrite } from "../components/use-write.ts";
+
+export function ConnectionTest({ instance }: { instance: Instance }) {
+  const write = useWrite();
+  const [version, setVersion] = useState<string>();
+  const test = () =>
+    write.run(async () => {
+      setVersion(undefined);
+      const tested = await client(InstanceService).updateInstance({
+        instance: { name: instance.name, dataSources: instance.dataSources },
+        updateMask: create(FieldMaskSchema, { paths: ["data_sources"] }),
+        validateOnly: true,
+      });
+      setVersion(tested.engineVersion || "connected");
+    });
+  return (
+    <div className="connection-test">
+      <button type="button" className="button" disabled={write.pending} aria-busy={write.pending} aria-label={`Test connection to ${instance.title}`} onClick={() => void test()}>
+        Test connection
+      </button>
+      <span role="status" className="hint">
+        {version && `Connected (${version}).`}
+      </span>
+      {write.refusal && (
+        <span role="alert" className="test-refusal">
+          {write.refusal.message}
+        </span>
+      )}
+    </div>
+  );
+}
