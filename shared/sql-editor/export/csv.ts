@@ -2,17 +2,20 @@
 // line per row, lines ending with CRLF. A field holding a comma, a quote or
 // a line break is quoted, its quotes doubled. NULL is an empty field and the
 // empty string a quoted one (""), so the two stay apart, as PostgreSQL's COPY
-// … CSV writes them.
+// … CSV writes them. Rows come as values, or (a PostgreSQL export) as the
+// target printed them (printed-cells.ts); the file is the same.
 import type { Cell, Column, Row } from "../cells.ts";
 import { cellText } from "./cell-text.ts";
+import { printedText } from "./printed-cells.ts";
 import type { RowText } from "./text-chunks.ts";
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
 type FieldText = (cell: Exclude<Cell, null>) => string;
 
-export function csvText(columns: readonly Column[]): RowText {
-  const fields = columns.map(fieldTextOf);
+/** `printed`: every cell is a string as the target printed it, or null. */
+export function csvText(columns: readonly Column[], printed = false): RowText {
+  const fields = columns.map((column) => fieldTextOf(column, printed));
   return {
     head: `${columns.map((c) => field(c.name)).join(",")}\r\n`,
     row: (row) => csvLine(row, fields),
@@ -26,8 +29,10 @@ export function csvText(columns: readonly Column[]): RowText {
  * empty, so the other kinds (integers and timestamps as the target printed
  * them, numbers, booleans) skip the check that would quote them.
  */
-function fieldTextOf(column: Column): FieldText {
-  return column.kind === "text" || column.kind === "bytes" ? (cell) => field(cellText(cell)) : cellText;
+function fieldTextOf(column: Column, printed: boolean): FieldText {
+  const text = (printed ? printedText(column.kind) : cellText) as FieldText;
+  if (column.kind !== "text" && column.kind !== "bytes") return text;
+  return column.kind === "text" && printed ? (cell) => field(cell as string) : (cell) => field(text(cell));
 }
 
 function csvLine(row: Row, fields: readonly FieldText[]): string {

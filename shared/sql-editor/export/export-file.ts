@@ -24,6 +24,8 @@ export interface ExportOptions {
   /** SQL: the engine whose literals the INSERTs use, and the table they name (exportTableName). */
   engine: Engine;
   table: readonly string[];
+  /** The rows' cells are PostgreSQL's printed text (pg-cells' PRINTED_TYPES), not values: CSV only. */
+  printed?: boolean;
 }
 
 export interface ExportFile {
@@ -36,7 +38,7 @@ export interface ExportFile {
 }
 
 const TEXT_FORMATS: Record<Exclude<ExportFormat, "XLSX">, { contentType: string; extension: string; text: (columns: readonly Column[], options: ExportOptions) => RowText }> = {
-  CSV: { contentType: "text/csv; charset=utf-8", extension: "csv", text: csvText },
+  CSV: { contentType: "text/csv; charset=utf-8", extension: "csv", text: (columns, options) => csvText(columns, options.printed) },
   JSON: { contentType: "application/json", extension: "json", text: jsonText },
   SQL: { contentType: "application/sql", extension: "sql", text: (columns, options) => sqlText(columns, options.engine, options.table) },
 };

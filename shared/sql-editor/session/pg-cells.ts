@@ -4,7 +4,9 @@
 // else. Type names are pg_type's, upper case; the built-in ones are known
 // here, others are looked up on the target once per session (those below
 // FirstNormalObjectId are the same on every server, so the process keeps them).
+// An export may take the cells as printed instead, with no parser at all.
 import pg from "pg";
+import Cursor from "pg-cursor";
 import { type CellKind, type Column, Timestamp } from "../cells.ts";
 
 const BOOL = 16;
@@ -72,4 +74,25 @@ export class TypeNames {
 export async function readTypeNames(client: pg.Client, oids: readonly number[]): Promise<{ oid: number; name: string }[]> {
   const result = await client.query("select oid::int as oid, upper(typname) as name from pg_type where oid = any($1::oid[])", [oids]);
   return result.rows as { oid: number; name: string }[];
+}
+
+/** No parser at all: every cell as the target printed it (a string, or null), for an export to print straight (export/printed-cells.ts). */
+const PRINTED_TYPES = { getTypeParser: () => identity };
+
+/**
+ * A cursor whose rows are the protocol's own arrays of printed cells: pg's
+ * Result would copy each into a new array through a parser per cell, and
+ * emit a "row" event nobody listens to. handleDataRow is the hook pg calls
+ * on a submitted query for each DataRow; `_rows` is the batch pg-cursor
+ * hands to read().
+ */
+class PrintedCursor extends Cursor {
+  handleDataRow(message: { fields: (string | null)[] }): void {
+    (this as unknown as { _rows: (string | null)[][] })._rows.push(message.fields);
+  }
+}
+
+/** The statement's cursor: its rows as values (CELL_TYPES), or `printed` (PRINTED_TYPES). */
+export function statementCursor(statement: string, printed: boolean): Cursor {
+  return printed ? new PrintedCursor(statement, undefined, { rowMode: "array", types: PRINTED_TYPES }) : new Cursor(statement, undefined, { rowMode: "array", types: CELL_TYPES });
 }
