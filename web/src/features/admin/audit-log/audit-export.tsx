@@ -5,7 +5,7 @@ import { useState } from "react";
 import { client } from "../../../api/clients.ts";
 import { downloadChunks } from "../../../api/download.ts";
 import { Alert } from "../../../components/alert.tsx";
-import { useWrite } from "../components/use-write.ts";
+import { useAction } from "../../../hooks/use-action.ts";
 
 const FORMATS = [
   { format: Format.CSV, label: "Export CSV" },
@@ -13,10 +13,10 @@ const FORMATS = [
 ];
 
 export function AuditExport({ filter }: { filter: string }) {
-  const write = useWrite();
+  const action = useAction();
   const [done, setDone] = useState<string>();
   const exportAs = (format: Format) =>
-    write.run(async () => {
+    action.run(async () => {
       setDone(undefined);
       const file = await downloadChunks(client(AuditLogService).exportAuditLogs({ filter, format }), "audit-log");
       setDone(`Saved ${file.filename} (${file.bytes.toLocaleString()} bytes).`);
@@ -25,12 +25,12 @@ export function AuditExport({ filter }: { filter: string }) {
     <div className="audit-export">
       <div className="actions">
         {FORMATS.map(({ format, label }) => (
-          <button key={label} type="button" className="button" disabled={write.pending} onClick={() => void exportAs(format)}>
+          <button key={label} type="button" className="button" disabled={action.pending} onClick={() => void exportAs(format)}>
             {label}
           </button>
         ))}
       </div>
-      {write.refusal && <Alert tone="error">{write.refusal.message}</Alert>}
+      {action.error && <Alert tone="error">{action.error}</Alert>}
       {done && <Alert tone="success">{done}</Alert>}
     </div>
   );

@@ -10,7 +10,7 @@ import { TimeText } from "../../../components/time-text.tsx";
 import { useDocumentTitle } from "../../../hooks/use-document-title.ts";
 import { refreshBanners } from "../../shell/banners.tsx";
 import { usePermissions, WORKSPACE } from "../../iam/use-permissions.ts";
-import { useWrite } from "../components/use-write.ts";
+import { useAction } from "../../../hooks/use-action.ts";
 import { WriteRefusal } from "../components/write-refusal.tsx";
 import { useSetting } from "../settings/use-setting.ts";
 
@@ -18,7 +18,7 @@ export function EmergencyPausePage() {
   useDocumentTitle("Emergency pause");
   const setting = useSetting("emergencyPause");
   const permissions = usePermissions(WORKSPACE, ["bb.settings.set"]);
-  const write = useWrite();
+  const write = useAction();
   const pause = setting.payload;
 
   const change = (enabled: boolean, reason: string) =>
@@ -44,7 +44,7 @@ export function EmergencyPausePage() {
               Last changed by {pause.updater.replace(/^users\//, "")} at <TimeText time={pause.updateTime} />.
             </p>
           )}
-          <WriteRefusal refusal={write.refusal} onReload={() => (write.dismiss(), setting.reload())} />
+          <WriteRefusal action={write} onReload={() => (write.dismiss(), setting.reload())} />
           {permissions.can("bb.settings.set") &&
             (pause.enabled ? (
               <button type="button" className="button primary" disabled={write.pending} onClick={() => void change(false, "")}>

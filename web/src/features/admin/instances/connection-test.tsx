@@ -6,13 +6,13 @@ import { FieldMaskSchema } from "@bufbuild/protobuf/wkt";
 import { type Instance, InstanceService } from "@gen/svc/v1/instance_service_pb.js";
 import { useState } from "react";
 import { client } from "../../../api/clients.ts";
-import { useWrite } from "../components/use-write.ts";
+import { useAction } from "../../../hooks/use-action.ts";
 
 export function ConnectionTest({ instance }: { instance: Instance }) {
-  const write = useWrite();
+  const action = useAction();
   const [version, setVersion] = useState<string>();
   const test = () =>
-    write.run(async () => {
+    action.run(async () => {
       setVersion(undefined);
       const tested = await client(InstanceService).updateInstance({
         instance: { name: instance.name, dataSources: instance.dataSources },
@@ -23,15 +23,15 @@ export function ConnectionTest({ instance }: { instance: Instance }) {
     });
   return (
     <div className="connection-test">
-      <button type="button" className="button" disabled={write.pending} aria-busy={write.pending} aria-label={`Test connection to ${instance.title}`} onClick={() => void test()}>
+      <button type="button" className="button" disabled={action.pending} aria-busy={action.pending} aria-label={`Test connection to ${instance.title}`} onClick={() => void test()}>
         Test connection
       </button>
       <span role="status" className="hint">
         {version && `Connected (${version}).`}
       </span>
-      {write.refusal && (
+      {action.error && (
         <span role="alert" className="test-refusal">
-          {write.refusal.message}
+          {action.error}
         </span>
       )}
     </div>

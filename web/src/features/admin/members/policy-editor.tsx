@@ -11,7 +11,7 @@ import { ListTable } from "../../../components/list-table.tsx";
 import { Loading } from "../../../components/loading.tsx";
 import { useLoad } from "../../../hooks/use-load.ts";
 import { forgetPermissions, type Permission, usePermissions } from "../../iam/use-permissions.ts";
-import { useWrite } from "../components/use-write.ts";
+import { useAction } from "../../../hooks/use-action.ts";
 import { WriteRefusal } from "../components/write-refusal.tsx";
 import { GrantForm } from "./grant-form.tsx";
 import { memberLabel, revoke } from "./policy-edit.ts";
@@ -39,7 +39,7 @@ export function PolicyEditor({ source }: { source: PolicySource }) {
   const roles = useLoad(allRoles, []);
   const permissions = usePermissions(source.resource, [source.setPermission]);
   const [written, setWritten] = useState<IamPolicy>();
-  const write = useWrite();
+  const write = useAction();
   const policy = written ?? (loaded.status === "done" ? loaded.value : undefined);
   const mayWrite = permissions.can(source.setPermission);
   const roleTitle = (name: string) => (roles.status === "done" && roles.value.find((r) => r.name === name)?.title) || name;
@@ -85,7 +85,7 @@ export function PolicyEditor({ source }: { source: PolicySource }) {
           )),
         )}
       </ListTable>
-      <WriteRefusal refusal={write.refusal} onReload={reload} />
+      <WriteRefusal action={write} onReload={reload} />
       {mayWrite && <GrantForm roles={roles.status === "done" ? roles.value : []} bindings={policy.bindings} pending={write.pending} onGrant={save} />}
     </>
   );
