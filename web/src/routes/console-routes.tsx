@@ -17,6 +17,9 @@ const SqlEditorPage = lazy(() => import("../features/sql-editor/sql-editor-page.
 // The administration pages, a chunk of their own.
 const AdminRoutes = lazy(() => import("../features/admin/admin-routes.tsx"));
 
+// The page creating a change, a chunk of its own: the SQL field (CodeMirror) loads only with it.
+const NewChangePage = lazy(() => import("../features/changes/new-change-page.tsx"));
+
 export default function ConsoleRoutes() {
   return (
     <AppShell>
@@ -29,6 +32,11 @@ export default function ConsoleRoutes() {
         <Route path={paths.sqlEditor}>
           <Suspense fallback={<Loading />}>
             <SqlEditorPage />
+          </Suspense>
+        </Route>
+        <Route path={paths.newChange}>
+          <Suspense fallback={<Loading />}>
+            <NewChangePage />
           </Suspense>
         </Route>
         <Route path={paths.issue} component={IssuePage} />

@@ -8,10 +8,14 @@ import { Alert, FormError } from "../../components/alert.tsx";
 import { Loading } from "../../components/loading.tsx";
 import { type Action, useAction } from "../../hooks/use-action.ts";
 import { useWatch } from "../../hooks/use-watch.ts";
+import { usePermissions } from "../iam/use-permissions.ts";
 import { lastSegment } from "../issues/issue-address.ts";
 import { ReasonForm } from "./reason-form.tsx";
 import { canAdvance, rolloutChoices } from "./rollout-actions.ts";
 import { StageTasks } from "./stage-tasks.tsx";
+
+/** Advance, pause, resume and cancel; run, retry, skip and cancel task runs (§12.3). */
+const ROLLOUT_PERMISSIONS = ["bb.rollouts.update", "bb.taskRuns.create"] as const;
 
 export function RolloutPanel({ rolloutName }: { rolloutName: string }) {
   const rollouts = client(RolloutService);
@@ -21,6 +25,7 @@ export function RolloutPanel({ rolloutName }: { rolloutName: string }) {
     [rolloutName],
   );
   const action = useAction();
+  const may = usePermissions(rolloutName.split("/rollouts/")[0]!, ROLLOUT_PERMISSIONS);
   const rollout = watched.value;
   if (!rollout) return watched.error ? <FormError message={watched.error} /> : <Loading label="Connecting to the rollout…" />;
   return (
@@ -29,7 +34,7 @@ export function RolloutPanel({ rolloutName }: { rolloutName: string }) {
         <p>
           Rollout <span className={`badge state-${Rollout_State[rollout.state].toLowerCase()}`} data-testid="rollout-state">{Rollout_State[rollout.state]}</span>
         </p>
-        <RolloutButtons rollout={rollout} action={action} />
+        {may.can("bb.rollouts.update") && <RolloutButtons rollout={rollout} action={action} />}
       </div>
       {!watched.live && <Alert tone="warning">{watched.error ?? "The live updates stopped; reconnecting…"}</Alert>}
       <FormError message={action.error} />
@@ -38,13 +43,13 @@ export function RolloutPanel({ rolloutName }: { rolloutName: string }) {
           <div className="stage-head">
             <h3>{stageTitle(stage)}</h3>
             <span className={`badge state-${Stage_State[stage.state].toLowerCase()}`}>{Stage_State[stage.state]}</span>
-            {canAdvance(rollout, stage) && (
+            {may.can("bb.rollouts.update") && canAdvance(rollout, stage) && (
               <button type="button" className="button primary" disabled={action.pending} onClick={() => void action.run(() => rollouts.advanceRollout({ name: rollout.name, stage: stage.name }))}>
                 Start {stageTitle(stage)}
               </button>
             )}
           </div>
-          <StageTasks rollout={rollout} stage={stage} />
+          <StageTasks rollout={rollout} stage={stage} mayRunTasks={may.can("bb.taskRuns.create")} />
         </section>
       ))}
     </div>

@@ -16,7 +16,7 @@ const TYPE_TEXT: Record<Task_Type, string> = {
   [Task_Type.DATABASE_DATA_UPDATE]: "Data change",
 };
 
-export function StageTasks({ rollout, stage }: { rollout: Rollout; stage: Stage }) {
+export function StageTasks({ rollout, stage, mayRunTasks }: { rollout: Rollout; stage: Stage; mayRunTasks: boolean }) {
   const [open, setOpen] = useState<string>();
   return (
     <ListTable columns={["Database", "Change", "State", "Actions"]}>
@@ -29,7 +29,7 @@ export function StageTasks({ rollout, stage }: { rollout: Rollout; stage: Stage 
               <TaskState task={task} />
             </td>
             <td>
-              <TaskButtons rollout={rollout} stage={stage} task={task} logOpen={open === task.name} onLog={() => setOpen(open === task.name ? undefined : task.name)} />
+              <TaskButtons rollout={rollout} stage={stage} task={task} mayRun={mayRunTasks} logOpen={open === task.name} onLog={() => setOpen(open === task.name ? undefined : task.name)} />
             </td>
           </tr>
           {open === task.name && (
@@ -58,11 +58,11 @@ function TaskState({ task }: { task: Task }) {
   );
 }
 
-function TaskButtons({ rollout, stage, task, logOpen, onLog }: { rollout: Rollout; stage: Stage; task: Task; logOpen: boolean; onLog(): void }) {
+function TaskButtons({ rollout, stage, task, mayRun, logOpen, onLog }: { rollout: Rollout; stage: Stage; task: Task; mayRun: boolean; logOpen: boolean; onLog(): void }) {
   const rollouts = client(RolloutService);
   const action = useAction();
   const [skipping, setSkipping] = useState(false);
-  const choices = taskChoices(rollout, stage, task);
+  const choices = mayRun ? taskChoices(rollout, stage, task) : { run: undefined, skip: false, cancel: false };
   const target = task.target;
   if (skipping) {
     const skip = async (reason: string) => (await action.run(() => rollouts.batchSkipTasks({ parent: rollout.name, tasks: [task.name], reason }))) && setSkipping(false);

@@ -9,6 +9,7 @@ import { ListFooter } from "../../components/list-footer.tsx";
 import { TimeText } from "../../components/time-text.tsx";
 import { useAction } from "../../hooks/use-action.ts";
 import { usePages } from "../../hooks/use-pages.ts";
+import { usePermissions } from "../iam/use-permissions.ts";
 import { userLabel } from "./issue-address.ts";
 
 /** An event's kind in words: "TASK_FAILED" → "Task failed". */
@@ -18,8 +19,11 @@ export function eventText(comment: Pick<IssueComment, "event" | "comment">): str
   return comment.comment ? `${kind}: ${comment.comment}` : kind;
 }
 
+const COMMENT_PERMISSIONS = ["bb.issueComments.create"] as const;
+
 export function IssueComments({ issueName, version }: { issueName: string; version: string }) {
   const [added, setAdded] = useState(0);
+  const may = usePermissions(issueName, COMMENT_PERMISSIONS);
   const pages = usePages(
     async (pageToken, signal) => {
       const reply = await client(IssueService).listIssueComments({ parent: issueName, pageToken, pageSize: 100 }, { signal });
@@ -42,7 +46,7 @@ export function IssueComments({ issueName, version }: { issueName: string; versi
         </ol>
       )}
       <ListFooter pages={pages} empty="No comment yet." />
-      <CommentForm issueName={issueName} onAdded={() => setAdded((n) => n + 1)} />
+      {may.can("bb.issueComments.create") && <CommentForm issueName={issueName} onAdded={() => setAdded((n) => n + 1)} />}
     </>
   );
 }

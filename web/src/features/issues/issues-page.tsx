@@ -8,7 +8,8 @@ import { ListTable } from "../../components/list-table.tsx";
 import { TimeText } from "../../components/time-text.tsx";
 import { useDocumentTitle } from "../../hooks/use-document-title.ts";
 import { usePages } from "../../hooks/use-pages.ts";
-import { issuePagePath } from "./issue-address.ts";
+import { usePermissions } from "../iam/use-permissions.ts";
+import { issuePagePath, newChangePath } from "./issue-address.ts";
 import { ISSUE_VIEWS, issueListAddress, issueListRequest, issuesPath } from "./issue-views.ts";
 
 export function IssuesPage() {
@@ -26,7 +27,12 @@ export function IssuesPage() {
     <section aria-labelledby="issues-heading" className="page">
       <div className="page-head">
         <h1 id="issues-heading">Issues{address.project && <span className="subtitle"> of project {address.project}</span>}</h1>
-        {address.project && <Link href={issuesPath({ view: address.view })}>All projects</Link>}
+        {address.project && (
+          <div className="actions">
+            <NewChangeLink project={address.project} />
+            <Link href={issuesPath({ view: address.view })}>All projects</Link>
+          </div>
+        )}
       </div>
       <nav aria-label="Issue lists" className="tabs">
         {ISSUE_VIEWS.map((v) => (
@@ -62,5 +68,18 @@ export function IssuesPage() {
       )}
       <ListFooter pages={pages} empty={`No issue in “${view.label}”.`} />
     </section>
+  );
+}
+
+/** A change is a plan and its issue: both must be allowed. */
+const CHANGE_PERMISSIONS = ["bb.plans.create", "bb.issues.create"] as const;
+
+function NewChangeLink({ project }: { project: string }) {
+  const may = usePermissions(`projects/${project}`, CHANGE_PERMISSIONS);
+  if (!CHANGE_PERMISSIONS.every((p) => may.can(p))) return null;
+  return (
+    <Link href={newChangePath(project)} className="button primary">
+      New change
+    </Link>
   );
 }
