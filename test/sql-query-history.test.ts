@@ -9,14 +9,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { deleteExpiredQueryHistory, recordQueryHistory } from "../shared/sql-editor/index.ts";
 import type { QueryHistoryEntry } from "../shared/sql-editor/index.ts";
-import { createDb, type Db } from "../shared/platform/db.ts";
-import { createMetrics } from "../shared/platform/metrics.ts";
-import { startWorker, type Worker } from "../worker/worker.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
-import { eventually, testSecrets } from "./helpers/instances.ts";
-import { quietLogger } from "./helpers/logger.ts";
+import { eventually } from "./helpers/instances.ts";
 import { restClient } from "./helpers/rest.ts";
+import { type CleanupWorld, startCleanupWorld } from "./helpers/retention-cleanup.ts";
 import { signIn, signInFirstAdmin } from "./helpers/sessions.ts";
 import { ADMIN, makeUser } from "./helpers/users.ts";
 import { mergeWorkspaceProfile } from "./helpers/workspace-profile.ts";
@@ -116,29 +113,18 @@ describe("query history", () => {
 });
 
 describe("query history clean-up", () => {
-  let app: TestApp;
-  let workerDb: Db;
-  let worker: Worker;
-  const left = async () => (await adminQuery("select statement from query_history order by id", app.database.url)).rows.map((r) => r.statement);
-  const cleanUp = async () => {
-    await adminQuery("select graphile_worker.add_job('maintenance.cleanupQueryHistory', '{}'::json)", app.database.url);
-    await eventually(async () => (await adminQuery("select count(*)::int as n from graphile_worker.jobs", app.database.url)).rows[0].n === 0);
-  };
+  let world: CleanupWorld;
+  const left = async () => (await adminQuery("select statement from query_history order by id", world.app.database.url)).rows.map((r) => r.statement);
 
   before(async () => {
-    app = await startTestApp();
-    for (const [statement, days] of [["ancient", 100], ["old", 40], ["recent", 20], ["today", 0]] as const) {
-      await recordQueryHistory(app.db, { creator: "users/mary", database: SALES, statement, type: "QUERY", durationMs: 1, rowCount: 0, error: "" });
-      await adminQuery(`update query_history set create_time = now() - make_interval(days => ${days}) where statement = '${statement}'`, app.database.url);
-    }
-    workerDb = await createDb(app.database.url, quietLogger(), { maxPoolSize: 4 });
-    worker = await startWorker({ url: app.database.url, db: workerDb, logger: quietLogger(), secrets: testSecrets(), metrics: createMetrics({ threadPoolSize: 4 }), webhookAllowPrivate: false, externalUrl: undefined });
+    world = await startCleanupWorld("maintenance.cleanupQueryHistory", async (app) => {
+      for (const [statement, days] of [["ancient", 100], ["old", 40], ["recent", 20], ["today", 0]] as const) {
+        await recordQueryHistory(app.db, { creator: "users/mary", database: SALES, statement, type: "QUERY", durationMs: 1, rowCount: 0, error: "" });
+        await adminQuery(`update query_history set create_time = now() - make_interval(days => ${days}) where statement = '${statement}'`, app.database.url);
+      }
+    });
   });
-  after(async () => {
-    await worker.stop();
-    await workerDb.end();
-    await app.close();
-  });
+  after(() => world.close());
 
   it("is scheduled by the leader and keeps 90 days by default", async () => {
     await eventually(async () => (await left()).length === 3);
@@ -146,17 +132,14 @@ describe("query history clean-up", () => {
   });
 
   it("deletes what is older than query_history_retention", async () => {
-    await mergeWorkspaceProfile(app, { queryHistoryRetention: "2592000s" });
-    await eventually(async () => {
-      await cleanUp(); // until the worker's own settings cache has the change
-      return (await left()).length === 2;
-    });
+    await mergeWorkspaceProfile(world.app, { queryHistoryRetention: "2592000s" });
+    await world.cleanUpUntil(async () => (await left()).length === 2);
     assert.deepEqual(await left(), ["recent", "today"]);
   });
 
   it("keeps everything when the retention is 0s", async () => {
-    await mergeWorkspaceProfile(app, { queryHistoryRetention: "0s" });
-    assert.equal(await deleteExpiredQueryHistory(app.db, app.settings, new Date(Date.now() + 3650 * 86_400_000)), 0);
+    await mergeWorkspaceProfile(world.app, { queryHistoryRetention: "0s" });
+    assert.equal(await deleteExpiredQueryHistory(world.app.db, world.app.settings, new Date(Date.now() + 3650 * 86_400_000)), 0);
     assert.deepEqual(await left(), ["recent", "today"]);
   });
 });

@@ -4,6 +4,7 @@
 // one still has an attempt to make. The leader's hourly clean-up calls it.
 import type { CommonQueryMethods } from "slonik";
 import { readWorkspaceProfile, type SettingReader } from "../governance/index.ts";
+import { deleteBeyondRetention } from "../platform/index.ts";
 import { deleteFinishedBefore } from "./delivery.store.ts";
 
 /** Rows per statement, so that no delete holds many locks or runs long. */
@@ -12,13 +13,5 @@ const DELETE_BATCH = 5000;
 /** Deletes the finished deliveries older than the retention; answers how many went. */
 export async function deleteExpiredDeliveries(db: CommonQueryMethods, settings: SettingReader, now = new Date()): Promise<number> {
   const retentionMs = (await readWorkspaceProfile(settings)).notificationDeliveryRetentionMs;
-  if (retentionMs === undefined) return 0;
-  const cutoff = new Date(now.getTime() - retentionMs);
-  let deleted = 0;
-  let count: number;
-  do {
-    count = await deleteFinishedBefore(db, cutoff, DELETE_BATCH);
-    deleted += count;
-  } while (count === DELETE_BATCH);
-  return deleted;
+  return deleteBeyondRetention(retentionMs, now, DELETE_BATCH, (cutoff, limit) => deleteFinishedBefore(db, cutoff, limit));
 }

@@ -53,6 +53,7 @@ export { type OpsServer, startOpsServer } from "./ops/ops-server.ts";
 export { checkReadiness, type Readiness, readinessReply } from "./ops/readiness.ts";
 export { type ProcessContext, runProcess } from "./process.ts";
 export { findByRequest, oldRequestUse } from "./request-id.store.ts";
+export { deleteBeyondRetention } from "./retention.ts";
 export { createSecretBox, isSealed, type SecretBox } from "./secrets/secret-box.ts";
 export { isStoredSecret } from "./secrets/secret-fields.ts";
 export { loadSecretKey, parseSecretKey } from "./secrets/secret-key.ts";

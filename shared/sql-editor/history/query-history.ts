@@ -7,7 +7,7 @@
 import type { CommonQueryMethods } from "slonik";
 import { hasPermission, type IamReads, type IamSubject, permissionRequired, WORKSPACE } from "../../identity/index.ts";
 import { readWorkspaceProfile, type SettingReader } from "../../governance/index.ts";
-import { type FilterFields, type FilterTerm, keysetPage, type Page, type PageRequest, parseFilter, userFilterValue } from "../../platform/index.ts";
+import { deleteBeyondRetention, type FilterFields, type FilterTerm, keysetPage, type Page, type PageRequest, parseFilter, userFilterValue } from "../../platform/index.ts";
 import {
   deleteQueryHistoryBefore,
   insertQueryHistory,
@@ -70,13 +70,5 @@ function creatorTerm(term: FilterTerm, caller: string): FilterTerm {
 /** Deletes what is older than the retention (none when it is 0s); answers how many rows went. */
 export async function deleteExpiredQueryHistory(db: CommonQueryMethods, settings: SettingReader, now = new Date()): Promise<number> {
   const retentionMs = (await readWorkspaceProfile(settings)).queryHistoryRetentionMs;
-  if (retentionMs === undefined) return 0;
-  const cutoff = new Date(now.getTime() - retentionMs);
-  let deleted = 0;
-  let count: number;
-  do {
-    count = await deleteQueryHistoryBefore(db, cutoff, DELETE_BATCH);
-    deleted += count;
-  } while (count === DELETE_BATCH);
-  return deleted;
+  return deleteBeyondRetention(retentionMs, now, DELETE_BATCH, (cutoff, limit) => deleteQueryHistoryBefore(db, cutoff, limit));
 }
