@@ -3,6 +3,7 @@
 // that transaction sees them) and one attempt at a delivery (in the worker).
 // MONITORING is the first; the IM channels and EMAIL take the same shape.
 import type { CommonQueryMethods } from "slonik";
+import type { SettingReader } from "../governance/index.ts";
 import type { DomainEvent, SecretBox } from "../platform/index.ts";
 import type { ClaimedDelivery } from "./delivery.store.ts";
 import type { AttemptOutcome } from "./retry-policy.ts";
@@ -24,6 +25,7 @@ export interface SendContext {
 export interface Channel {
   /** As the delivery log names it (MONITORING, SLACK, …, EMAIL). */
   name: string;
-  targets(tx: CommonQueryMethods, event: DomainEvent): Promise<ChannelTarget[]>;
+  /** `settings`: as the transaction sees them, read once for every channel (publish.ts). */
+  targets(tx: CommonQueryMethods, event: DomainEvent, settings: SettingReader): Promise<ChannelTarget[]>;
   send(delivery: ClaimedDelivery, context: SendContext): Promise<AttemptOutcome>;
 }

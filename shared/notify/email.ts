@@ -5,30 +5,32 @@
 // body its plain text. A permanent SMTP refusal (5xx: no such mailbox, bad
 // credentials) or an unconfigured server is final; anything else is tried
 // again.
-import type { CommonQueryMethods } from "slonik";
-import { readSetting, smtpConfig, storedSettings } from "../governance/index.ts";
+import { readSetting, type SettingReader, smtpConfig, storedSettings } from "../governance/index.ts";
 import { DomainError, emailConfigured, sendMail, type SmtpConfig, userName } from "../platform/index.ts";
 import type { Channel } from "./channel.ts";
 import { messageText, plainText } from "./message-text.ts";
 import type { NotificationPayload } from "./payload.ts";
 import { recipientsOf } from "./recipients.ts";
 import type { AttemptOutcome } from "./retry-policy.ts";
+import { ATTEMPT_TIMEOUT_MS } from "./webhook-post.ts";
 
-/** The EMAIL setting as stored now (not a process's cached copy). */
-async function smtpNow(db: CommonQueryMethods): Promise<SmtpConfig> {
-  return smtpConfig(await readSetting(storedSettings(db), "EMAIL"));
+async function smtpOf(settings: SettingReader): Promise<SmtpConfig> {
+  return smtpConfig(await readSetting(settings, "EMAIL"));
 }
 
 export const emailChannel: Channel = {
   name: "EMAIL",
-  async targets(tx, event) {
-    if (!emailConfigured(await smtpNow(tx))) return [];
+  async targets(tx, event, settings) {
+    if (!emailConfigured(await smtpOf(settings))) return [];
     return (await recipientsOf(tx, event)).map((person) => ({ target: userName(person.loginId), address: person.email }));
   },
   async send(delivery, context) {
+    // The attempt's 10 s cover the setting's read and the whole SMTP conversation: the delivery's lease outlasts it.
+    const deadline = Date.now() + ATTEMPT_TIMEOUT_MS;
     const text = messageText(delivery.payload as NotificationPayload);
     try {
-      await sendMail(await smtpNow(context.db), context.secrets, { to: delivery.address, subject: text.headline, text: plainText(text) });
+      const smtp = await smtpOf(storedSettings(context.db)); // as stored now
+      await sendMail(smtp, context.secrets, { to: delivery.address, subject: text.headline, text: plainText(text) }, deadline - Date.now());
       return { kind: "sent" };
     } catch (error) {
       return mailOutcome(error as Error);

@@ -32,8 +32,8 @@ export function monitoringSetting(db: CommonQueryMethods): Promise<MonitoringSet
 
 export const monitoringChannel: Channel = {
   name: "MONITORING",
-  async targets(tx, event) {
-    return webhooksFor(await monitoringSetting(tx), event.event).map((hook) => ({ target: shownUrl(hook.url), address: hook.url }));
+  async targets(_tx, event, settings) {
+    return webhooksFor(await readSetting(settings, "MONITORING"), event.event).map((hook) => ({ target: shownUrl(hook.url), address: hook.url }));
   },
   async send(delivery, context) {
     // The webhook as configured now: a removed one is not sent to, a new secret signs.

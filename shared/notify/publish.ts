@@ -4,7 +4,7 @@
 // without its change and no change without its event. Nothing here leaves
 // the process: the worker sends.
 import type { CommonQueryMethods } from "slonik";
-import { readWorkspaceProfile, storedSettings, withExternalUrlFlag } from "../governance/index.ts";
+import { findSettingRows, readWorkspaceProfile, type SettingReader, storedSettings, withExternalUrlFlag } from "../governance/index.ts";
 import { type DomainEvent, subscribeToEvents } from "../platform/index.ts";
 import type { Channel } from "./channel.ts";
 import { insertDeliveries, type NewDelivery } from "./delivery.store.ts";
@@ -20,6 +20,9 @@ export interface PublishOptions {
   /** --external-url, which wins over WORKSPACE_PROFILE.external_url in links. */
   externalUrlFlag: string | undefined;
 }
+
+/** The settings an event's channels and link read: one round trip of the change's transaction for all of them (decision 0122). */
+const EVENT_SETTINGS = ["MONITORING", "APP_IM", "EMAIL", "WORKSPACE_PROFILE"];
 
 /** Who holds the subscription now, each with its options; the latest holder's are used. */
 const holders = new Map<symbol, PublishOptions>();
@@ -44,16 +47,20 @@ export function publishNotifications(options: PublishOptions): () => void {
 
 async function enqueueDeliveries(tx: CommonQueryMethods, event: DomainEvent, options: PublishOptions): Promise<void> {
   const deliveries: NewDelivery[] = [];
+  const settings = await settingsAsOf(tx);
   let payload: Record<string, unknown> | undefined;
   for (const channel of CHANNELS) {
-    for (const { target, address } of await channel.targets(tx, event)) {
-      payload ??= notificationPayload(event, await externalUrl(tx, options.externalUrlFlag));
+    for (const { target, address } of await channel.targets(tx, event, settings)) {
+      payload ??= notificationPayload(event, (await readWorkspaceProfile(withExternalUrlFlag(settings, options.externalUrlFlag))).externalUrl);
       deliveries.push({ channel: channel.name, event: event.event, target, address, payload, eventTime: event.time });
     }
   }
   await insertDeliveries(tx, deliveries);
 }
 
-async function externalUrl(tx: CommonQueryMethods, flag: string | undefined): Promise<string> {
-  return (await readWorkspaceProfile(withExternalUrlFlag(storedSettings(tx), flag))).externalUrl;
+/** EVENT_SETTINGS as the transaction sees them, read at once; any other from the store. */
+async function settingsAsOf(tx: CommonQueryMethods): Promise<SettingReader> {
+  const rows = await findSettingRows(tx, EVENT_SETTINGS);
+  const stored = storedSettings(tx);
+  return { get: async (name) => (EVENT_SETTINGS.includes(name) ? rows.get(name)?.value : stored.get(name)) };
 }

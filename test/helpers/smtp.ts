@@ -13,12 +13,21 @@ export interface ReceivedMail {
 export interface SmtpPeer {
   port: number;
   received: ReceivedMail[];
+  /** Connections the client closed (or dropped). */
+  closed: number;
   /** The next message to arrive (or one already waiting). */
   next(timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
 }
 
-export async function startSmtpPeer(options: { username?: string; password?: string } = {}): Promise<SmtpPeer> {
+export interface SmtpPeerOptions {
+  username?: string;
+  password?: string;
+  /** Where the peer stops answering: before its greeting, or after taking a message's DATA. */
+  hang?: "greeting" | "data";
+}
+
+export async function startSmtpPeer(options: SmtpPeerOptions = {}): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
   const waiters: ((mail: ReceivedMail) => void)[] = [];
   let taken = 0;
@@ -29,6 +38,12 @@ export async function startSmtpPeer(options: { username?: string; password?: str
     onAuth(auth, _session, callback) {
       if (auth.username === options.username && auth.password === options.password) callback(null, { user: auth.username });
       else callback(new Error("invalid credentials"));
+    },
+    onConnect(_session, callback) {
+      if (options.hang !== "greeting") callback();
+    },
+    onClose() {
+      peer.closed++;
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -41,15 +56,16 @@ export async function startSmtpPeer(options: { username?: string; password?: str
         };
         received.push(mail);
         waiters.shift()?.(mail);
-        callback();
+        if (options.hang !== "data") callback();
       });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.server.address() as AddressInfo).port;
-  return {
+  const peer: SmtpPeer = {
     port,
     received,
+    closed: 0,
     next(timeoutMs = 5_000) {
       if (taken < received.length) return Promise.resolve(received[taken++]!);
       return new Promise((resolve, reject) => {
@@ -63,4 +79,5 @@ export async function startSmtpPeer(options: { username?: string; password?: str
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+  return peer;
 }

@@ -7,6 +7,7 @@
 // cannot find people (DingTalk, Teams, Telegram), is one delivery to the
 // configured chat. An entry without a chat sends only direct messages.
 import type { CommonQueryMethods } from "slonik";
+import { storedSettings } from "../../governance/index.ts";
 import { type SecretBox, userName } from "../../platform/index.ts";
 import type { Channel } from "../channel.ts";
 import { messageText, type MessageText } from "../message-text.ts";
@@ -31,8 +32,8 @@ export const CHAT_TARGET = "chat";
 function imChannel(vendor: ImVendor): Channel {
   return {
     name: vendor.type,
-    async targets(tx, event) {
-      const im = await enabledEntry(tx, vendor, event);
+    async targets(tx, event, settings) {
+      const im = await enabledEntry(settings, vendor);
       if (!im) return [];
       const people = vendor.findPerson ? await recipientsOf(tx, event) : [];
       if (people.length > 0) return people.map((person) => ({ target: userName(person.loginId), address: person.email }));
@@ -49,7 +50,7 @@ function imChannel(vendor: ImVendor): Channel {
 
 /** The vendor's enabled entry as stored now, its credentials opened; a final failure when there is none or it lacks one. */
 export async function openedEntry(db: CommonQueryMethods, vendor: ImVendor, secrets: SecretBox): Promise<ImEntry> {
-  const im = await enabledEntry(db, vendor);
+  const im = await enabledEntry(storedSettings(db), vendor);
   if (!im) throw new ImCallError({ kind: "failed", error: `settings/APP_IM has no enabled ${vendor.type} entry` });
   const entry = openEntry(im, vendor, secrets);
   if ("missing" in entry) throw new ImCallError({ kind: "failed", error: entry.missing });

@@ -1,26 +1,14 @@
 // The APP_IM entries as the IM channels use them (contract §7.4, §19.6): only
 // enabled ones; their credentials opened only for the attempt that sends.
-import type { AppImSetting, AppImSetting_Im } from "../../gen/svc/store/setting_integrations_pb.js";
+import type { AppImSetting_Im } from "../../gen/svc/store/setting_integrations_pb.js";
 import { AppImSetting_Type } from "../../gen/svc/store/setting_integrations_pb.js";
-import type { CommonQueryMethods } from "slonik";
-import { readSetting, storedSettings } from "../../governance/index.ts";
-import { type DomainEvent, isSealed, type SecretBox } from "../../platform/index.ts";
+import { readSetting, type SettingReader } from "../../governance/index.ts";
+import { isSealed, type SecretBox } from "../../platform/index.ts";
 import type { ImEntry, ImVendor } from "./im-vendor.ts";
 
-/** APP_IM as one event's transaction reads it, read once for all the IM channels. */
-const perEvent = new WeakMap<DomainEvent, Promise<AppImSetting>>();
-
-/**
- * The enabled APP_IM entry of the vendor's type, as stored now (not a
- * process's cached copy); read once per event when `event` is given.
- */
-export async function enabledEntry(db: CommonQueryMethods, vendor: ImVendor, event?: DomainEvent): Promise<AppImSetting_Im | undefined> {
-  let setting = event && perEvent.get(event);
-  if (!setting) {
-    setting = readSetting(storedSettings(db), "APP_IM");
-    if (event) perEvent.set(event, setting);
-  }
-  return (await setting).settings.find((im) => im.type === AppImSetting_Type[vendor.type] && im.enabled === true);
+/** The enabled APP_IM entry of the vendor's type, as `settings` has it (the store's now, or the process's cache). */
+export async function enabledEntry(settings: SettingReader, vendor: ImVendor): Promise<AppImSetting_Im | undefined> {
+  return (await readSetting(settings, "APP_IM")).settings.find((im) => im.type === AppImSetting_Type[vendor.type] && im.enabled === true);
 }
 
 /** The entry's configuration of the vendor, as stored (credentials sealed). */

@@ -4,6 +4,7 @@
 // when the entry has none, to the caller found by e-mail (vendors that can
 // find people). Nothing enters the delivery log.
 import type { CommonQueryMethods } from "slonik";
+import { storedSettings } from "../../governance/index.ts";
 import { contactsOf } from "../../identity/index.ts";
 import { failedPrecondition, type SecretBox } from "../../platform/index.ts";
 import type { MessageText } from "../message-text.ts";
@@ -33,7 +34,7 @@ const TEST_TEXT: MessageText = { headline: "Test message", lines: ["This message
 
 export async function testImEntries(db: CommonQueryMethods, secrets: SecretBox, request: ImTestRequest): Promise<ImTestResult[]> {
   const vendors: ImVendor[] = [];
-  for (const vendor of IM_VENDORS) if ((request.type === undefined || request.type === vendor.type) && (await enabledEntry(db, vendor))) vendors.push(vendor);
+  for (const vendor of IM_VENDORS) if ((request.type === undefined || request.type === vendor.type) && (await enabledEntry(storedSettings(db), vendor))) vendors.push(vendor);
   if (vendors.length === 0) throw failedPrecondition(`settings/APP_IM has no enabled ${request.type ?? "IM"} entry to test`);
   const [caller] = await contactsOf(db, [request.caller.loginId]);
   return Promise.all(vendors.map((vendor) => testOne(db, secrets, vendor, caller?.email ?? "", request)));

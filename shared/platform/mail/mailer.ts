@@ -26,6 +26,7 @@ export interface Mail {
   text: string;
 }
 
+/** The longest a send may take, from resolving the server to its answer to the message. */
 const TIMEOUT_MS = 10_000;
 
 /** Whether the configuration names an SMTP server and a sender. */
@@ -33,9 +34,16 @@ export function emailConfigured(smtp: SmtpConfig): boolean {
   return Boolean(smtp.host && smtp.from);
 }
 
-export async function sendMail(smtp: SmtpConfig, secrets: SecretBox, mail: Mail): Promise<void> {
+/**
+ * Sends one message within `timeoutMs` (TIMEOUT_MS by default) all told:
+ * each step's own timeout is no longer, and at the deadline the connection
+ * is dropped wherever the conversation is, so that nothing of the message
+ * goes out after the caller has given up on it.
+ */
+export async function sendMail(smtp: SmtpConfig, secrets: SecretBox, mail: Mail, timeoutMs = TIMEOUT_MS): Promise<void> {
   if (!emailConfigured(smtp)) throw failedPrecondition("e-mail is not configured: set settings/EMAIL (from and smtp.host) first");
   const password = smtp.sealedPassword ? secrets.open(smtp.sealedPassword) : "";
+  const budget = Math.max(1, Math.min(timeoutMs, TIMEOUT_MS));
   const transport = nodemailer.createTransport({
     host: smtp.host,
     port: smtp.port,
@@ -43,14 +51,18 @@ export async function sendMail(smtp: SmtpConfig, secrets: SecretBox, mail: Mail)
     requireTLS: smtp.encryption === "STARTTLS",
     ignoreTLS: smtp.encryption === "NONE",
     auth: smtp.authentication === "NONE" || !smtp.username ? undefined : { user: smtp.username, pass: password, method: smtp.authentication },
-    connectionTimeout: TIMEOUT_MS,
-    greetingTimeout: TIMEOUT_MS,
-    socketTimeout: TIMEOUT_MS,
+    connectionTimeout: budget,
+    greetingTimeout: budget,
+    socketTimeout: budget,
+    dnsTimeout: budget,
   });
+  const deadline = AbortSignal.timeout(budget);
   try {
-    await transport.sendMail({ from: { name: smtp.fromName, address: smtp.from }, to: mail.to, subject: mail.subject, text: mail.text });
+    await transport.sendMail({ from: { name: smtp.fromName, address: smtp.from }, to: mail.to, subject: mail.subject, text: mail.text, signal: deadline });
   } catch (error) {
-    throw unavailable(`the SMTP server ${smtp.host}:${smtp.port} refused the message: ${(error as Error).message}`, { cause: error });
+    const server = `the SMTP server ${smtp.host}:${smtp.port}`;
+    if (deadline.aborted) throw unavailable(`${server} did not take the message within ${budget / 1000}s`, { cause: error });
+    throw unavailable(`${server} refused the message: ${(error as Error).message}`, { cause: error });
   } finally {
     transport.close();
   }
