@@ -1,8 +1,10 @@
-// The web console's change pages in a real browser (issue 28): an issue from
+// The web console's change pages in a real browser (issue 28): a change from
 // plan to rollout DONE against the real server, worker, PostgreSQL and a
-// real target database. The creator's page shows the approval given by a
-// second user in a second browser context, then the rollout's task states
-// change on it as the worker records them — without a reload.
+// real target database. The creator writes the plan in the SQL field (a
+// check's error marked at its line and column, under the strict CSP) and
+// creates the issue; the issue page shows the approval given by a second
+// user in a second browser context, then the rollout's task states change
+// on it as the worker records them — without a reload.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
@@ -38,24 +40,51 @@ describe("web console changes", { timeout: 180_000 }, () => {
   });
 
   it("takes an issue from approval by a second user to a rollout DONE, live on the creator's page", async () => {
-    const plan = await harness.ok("POST", `/v1/projects/${PROJECT}/plans`, {
-      title: "orders table",
-      specs: [{ changeDatabaseConfig: { targets: [target.resource], statement: `${WAIT_WHILE_HELD};\ncreate table orders (id int primary key);` } }],
-    });
-    const created = await harness.ok("POST", `/v1/projects/${PROJECT}/issues`, { plan: plan.name, title: "Add the orders table", description: "Orders get their own table." });
-    await eventually(async () => (await harness.ok("GET", `/v1/${created.name}`)).approvalStatus === "PENDING", 60_000);
-
     const creator = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {
       const page = await creator.newPage();
-      await signInAt(page, ADMIN.loginId, "/issues?view=all");
-      await page.getByRole("link", { name: "Add the orders table" }).click();
-      await page.waitForURL(new RegExp(`/${created.name}$`));
+      const cspViolations: string[] = [];
+      page.on("console", (message) => /Content Security Policy/i.test(message.text()) && cspViolations.push(message.text()));
+      await signInAt(page, ADMIN.loginId, `/issues?view=all&project=${PROJECT}`);
+
+      // The new change: a first statement the prod review refuses, marked in the SQL field where the check points.
+      await page.getByRole("link", { name: "New change" }).click();
+      await page.getByRole("heading", { name: /New change/, level: 1 }).waitFor();
+      await page.getByLabel("Title").fill("Add the orders table");
+      await page.getByLabel("Description").fill("Orders get their own table.");
+      await page.getByRole("checkbox", { name: new RegExp(target.name) }).check();
+      const sql = page.getByRole("textbox", { name: "SQL statement" });
+      // Typed as keys are: fill() would edit the DOM through the browser's editing engine, which writes style attributes the CSP refuses.
+      const typeSql = async (text: string) => (await sql.click(), await page.keyboard.press("ControlOrMeta+a"), await page.keyboard.insertText(text));
+      await typeSql(`${WAIT_WHILE_HELD};\ncreate table orders (id int);`);
+      await page.getByRole("button", { name: "Check" }).click();
+      const review = page.getByRole("region", { name: /^Checks on / }).getByRole("listitem").filter({ hasText: "table.require-pk" });
+      await review.filter({ hasText: /ERROR.*at line 2/ }).waitFor({ timeout: 30_000 });
+      const mark = page.locator(".cm-check-error");
+      assert.equal(await mark.count(), 1, "the refused statement is marked in the field");
+      assert.match((await mark.getAttribute("title")) ?? "", /primary key/i);
+      assert.equal(await page.locator(".cm-gutters").evaluate((gutters) => getComputedStyle(gutters).display), "flex", "CodeMirror's own styles apply under the CSP");
+      assert.deepEqual(await seriousAxeViolations(page), [], "the new change page with its check results");
+      await saveScreenshot(page, "changes-new-change-checked");
+
+      // An edit inside a line, as a user would fix it (see decision 0112 on edits across lines).
+      await sql.click();
+      await page.keyboard.press("ControlOrMeta+End");
+      for (let i = 0; i < 2; i++) await page.keyboard.press("ArrowLeft");
+      await page.keyboard.insertText(" primary key");
+      assert.match((await sql.textContent()) ?? "", /create table orders \(id int primary key\);$/);
+      await page.getByText("The statement changed since this check.").waitFor();
+      assert.equal(await mark.count(), 0, "an edited statement drops the old marks");
+      await page.getByRole("button", { name: "Check" }).click();
+      await page.getByRole("region", { name: /^Checks on / }).getByText(/Dry run passed/).waitFor({ timeout: 30_000 });
+      await page.getByRole("button", { name: "Create the issue" }).click();
+      await page.waitForURL(/\/projects\/console-chg\/issues\/\d+$/);
+      const issueName = new URL(page.url()).pathname.slice(1);
       await page.getByRole("heading", { name: /Add the orders table/, level: 1 }).waitFor();
       await page.getByText("Orders get their own table.").waitFor();
       await page.getByRole("region", { name: `Changes on ${target.resource}` }).getByText("create table orders").waitFor();
       await page.getByRole("list", { name: "Check results" }).first().waitFor();
-      assert.equal(await page.getByTestId("approval-status").textContent(), "PENDING");
+      await page.getByTestId("approval-status").filter({ hasText: "PENDING" }).waitFor({ timeout: 30_000 });
       await page.getByText("Approved by a holder of: projectOwner").waitFor();
       assert.deepEqual(await seriousAxeViolations(page), [], "the issue page waiting for approval");
       // Marks the document: it must still be the same one at the end (no reload).
@@ -97,8 +126,11 @@ describe("web console changes", { timeout: 180_000 }, () => {
       const events = await page.getByRole("region", { name: "Activity" }).textContent();
       assert.match(events ?? "", /olga/);
       await target.query("select 1 from orders");
+      assert.deepEqual(cspViolations, [], "nothing the page does is refused by its CSP");
+      assert.equal((await harness.ok("GET", `/v1/${issueName}`)).status, "DONE");
       await saveScreenshot(page, "changes-rollout-done");
     } finally {
+      for (const page of creator.pages()) await saveScreenshot(page, "changes-creator").catch(() => undefined);
       await creator.close();
     }
   });
