@@ -40,16 +40,21 @@ function runTests(env: Record<string, string>): Promise<{ code: number; tests: n
   const args = ["--test", "--test-reporter=spec", "--test-concurrency=3", ...process.argv.slice(2)];
   if (wholeSuite) args.push(...TEST_FILES);
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
-  let tail = "";
+  // The runner's summary (ℹ tests N, ℹ fail N) comes before the list of
+  // failures, which can be long: the counts are kept as the lines pass.
+  const counts = { tests: 0, fail: 0 };
+  let pending = "";
   child.stdout.on("data", (chunk: Buffer) => {
     process.stdout.write(chunk);
-    tail = (tail + chunk.toString()).slice(-4000);
+    const lines = (pending + chunk.toString()).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) {
+      const summary = /^ℹ (tests|fail) (\d+)$/.exec(line);
+      if (summary) counts[summary[1] as keyof typeof counts] = Number(summary[2]);
+    }
   });
   return new Promise((resolve) => {
-    child.on("close", (code) => {
-      const count = (label: string) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(tail)?.[1] ?? 0);
-      resolve({ code: code ?? 1, tests: count("tests"), failed: count("fail") });
-    });
+    child.on("close", (code) => resolve({ code: code ?? 1, tests: counts.tests, failed: counts.fail }));
   });
 }
 

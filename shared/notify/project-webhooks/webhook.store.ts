@@ -47,13 +47,16 @@ export async function listWebhooks(db: CommonQueryMethods, projectId: string): P
   return db.any(sql.type(webhookRow)`select ${columns} from project_webhook where project_id = ${projectId} order by id`);
 }
 
+const countRow = z.object({ n: z.number() });
+const idRow = z.object({ id: z.string() });
+
 export async function findWebhook(db: CommonQueryMethods, projectId: string, id: string, forUpdate = false): Promise<WebhookRow | undefined> {
   const lock = forUpdate ? sql.fragment`for update` : sql.fragment``;
   return (await db.maybeOne(sql.type(webhookRow)`select ${columns} from project_webhook where project_id = ${projectId} and id = ${id} ${lock}`)) ?? undefined;
 }
 
 export async function countWebhooks(db: CommonQueryMethods, projectId: string): Promise<number> {
-  return db.oneFirst(sql.type(z.object({ n: z.number() }))`select count(*)::int as n from project_webhook where project_id = ${projectId}`);
+  return db.oneFirst(sql.type(countRow)`select count(*)::int as n from project_webhook where project_id = ${projectId}`);
 }
 
 export async function insertWebhook(tx: CommonQueryMethods, projectId: string, fields: WebhookFields, creator: string): Promise<WebhookRow> {
@@ -74,13 +77,13 @@ export async function updateWebhook(tx: CommonQueryMethods, id: string, fields: 
 
 /** False when there was no such webhook. */
 export async function deleteWebhook(tx: CommonQueryMethods, projectId: string, id: string): Promise<boolean> {
-  const deleted = await tx.maybeOne(sql.type(z.object({ id: z.string() }))`delete from project_webhook where project_id = ${projectId} and id = ${id} returning id::text as id`);
+  const deleted = await tx.maybeOne(sql.type(idRow)`delete from project_webhook where project_id = ${projectId} and id = ${id} returning id::text as id`);
   return deleted !== null;
 }
 
 /** The ids of the project's webhooks whose event list is empty or names `event`. */
 export async function webhooksTaking(db: CommonQueryMethods, projectId: string, event: string): Promise<readonly string[]> {
-  return db.anyFirst(sql.type(z.object({ id: z.string() }))`
+  return db.anyFirst(sql.type(idRow)`
     select id::text as id from project_webhook
     where project_id = ${projectId} and (cardinality(events) = 0 or ${event} = any(events))
     order by id`);
