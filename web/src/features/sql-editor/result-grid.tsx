@@ -1,6 +1,6 @@
 // A statement's rows as a table that draws only the rows in view (decision
 // 0114): every row is ROW_HEIGHT pixels high, so where a row sits is its
-// index times that, and scrolling 100,000 rows redraws a few dozen. The
+// index times that, and scrolling 100,000 rows rewrites a few dozen. The
 // table keeps the ARIA row count and indices of the whole result.
 import type { QueryResult } from "@gen/svc/v1/sql_service_pb.js";
 import { type CSSProperties, type UIEvent, useLayoutEffect, useRef, useState } from "react";
@@ -10,7 +10,7 @@ import { rowWindow } from "./row-window.ts";
 
 /** Must match `.result-row`'s height in sql-editor.css. */
 const ROW_HEIGHT = 30;
-const OVERSCAN = 8;
+const OVERSCAN = 4;
 
 export function ResultGrid({ result, label }: { result: QueryResult; label: string }) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -60,7 +60,8 @@ export function ResultGrid({ result, label }: { result: QueryResult; label: stri
             {rows.slice(first, end).map((row, offset) => {
               const index = first + offset;
               return (
-                <div role="row" aria-rowindex={index + 2} key={index} className="result-row">
+                // Keyed by the slot in the window: a scroll rewrites the rows' text instead of making new rows.
+                <div role="row" aria-rowindex={index + 2} key={offset} className="result-row">
                   <span role="rowheader" className="row-number">
                     {index + 1}
                   </span>
