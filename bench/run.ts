@@ -10,6 +10,7 @@ import { loadavg } from "node:os";
 import { actuatorFigure } from "./figures/actuator.ts";
 import { auditLogFigure } from "./figures/audit-log.ts";
 import { authenticatedReadFigure } from "./figures/authenticated-read.ts";
+import { consoleFigure } from "./figures/console.ts";
 import { loginFigure } from "./figures/login.ts";
 import { notifyFigure } from "./figures/notify.ts";
 import { reviewFigure } from "./figures/review.ts";
@@ -22,7 +23,7 @@ import { toJson, toTable } from "./harness/report.ts";
 import { misses } from "./harness/targets.ts";
 import { note, type BenchContext, type Figure, type Row } from "./harness/types.ts";
 
-const FIGURES: readonly Figure[] = [actuatorFigure, loginFigure, authenticatedReadFigure, auditLogFigure, reviewFigure, rolloutFigure, sqlFigure, notifyFigure];
+const FIGURES: readonly Figure[] = [actuatorFigure, loginFigure, authenticatedReadFigure, auditLogFigure, reviewFigure, rolloutFigure, sqlFigure, notifyFigure, consoleFigure];
 
 const commandLine = commandLineOrExit();
 if (commandLine.list) {
