@@ -8,6 +8,7 @@ import { type ChangeFeed, type Config, type Db, type Logger, type Metrics, type 
 import { createAuditMirror, type SettingReader, withExternalUrlFlag } from "../shared/governance/index.ts";
 import { type AccessCache, identitySettingRules } from "../shared/identity/index.ts";
 import { inventorySettingRules } from "../shared/inventory/index.ts";
+import type { ReadConnections } from "../shared/sql-editor/index.ts";
 import { changeSettingRules } from "../shared/change/index.ts";
 import { notifySettingRules, publishNotifications } from "../shared/notify/index.ts";
 import { registerClientIp } from "./client-ip.ts";
@@ -72,6 +73,8 @@ export interface AppDeps {
   access: AccessCache;
   /** Seals and opens credentials stored at rest (contract §9.4). */
   secrets: SecretBox;
+  /** The SQL Editor's PostgreSQL connections to targets, kept between reads; closed by their owner after the app. */
+  readConnections: ReadConnections;
   /** Resolves access tokens (default: the sessions in the store). */
   authenticate?: Authenticate;
   /** Decides IAM permissions (default: the IAM policies in the store). */
@@ -203,7 +206,7 @@ export function svcServices(deps: AppDeps): ServiceRegistration[] {
     roleService({ db: deps.db }),
     identityProviderService({ db: deps.db, iam: deps.access.iam, settings, secrets: deps.secrets }),
     groupService({ db: deps.db }),
-    sqlService({ db: deps.db, iam: deps.access.iam, settings, secrets: deps.secrets }),
+    sqlService({ db: deps.db, iam: deps.access.iam, settings, secrets: deps.secrets, connections: deps.readConnections }),
     actuatorService({
       workspaceFacts: deps.access.workspaceFacts,
       settings,

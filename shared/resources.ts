@@ -19,6 +19,7 @@ import {
 import { checkSecretKey, createSettingCache, type SettingCache } from "./governance/index.ts";
 import { seedQuickStart } from "./inventory/index.ts";
 import { type AccessCache, bootstrapWorkspace, createAccessCache } from "./identity/index.ts";
+import { ReadConnections } from "./sql-editor/index.ts";
 
 export interface Resources {
   store: Store;
@@ -33,6 +34,8 @@ export interface Resources {
   metrics: Metrics;
   /** Seals and opens credentials stored at rest (contract §9.4). */
   secrets: SecretBox;
+  /** The SQL Editor's PostgreSQL connections to targets, kept between reads (docs/decisions/0123). */
+  readConnections: ReadConnections;
 }
 
 /** What every process opens first: the secret box, the store and its pool (checked against each other), the metrics. */
@@ -62,5 +65,7 @@ export async function openResources(context: ProcessContext): Promise<Resources>
   onStop(() => changes.close());
   const access = createAccessCache(store.url, db, logger);
   onStop(() => access.close());
-  return { store, db, sideDb, settings, changes, access, metrics, secrets };
+  const readConnections = new ReadConnections();
+  onStop(() => readConnections.close());
+  return { store, db, sideDb, settings, changes, access, metrics, secrets, readConnections };
 }

@@ -70,7 +70,7 @@ describe("masked Query results", () => {
   });
 
   it("masks in the capability's own reads: Query, Export and Explain called below the handlers", async () => {
-    const deps = { db: t.app.db, settings: t.app.settings, secrets: testSecrets() };
+    const deps = { db: t.app.db, settings: t.app.settings, secrets: testSecrets(), connections: t.app.readConnections };
     const read = { name: t.pg.name, statement: "select id, email from person", dataSourceId: "", schema: "", caller: "users/querier", signal: new AbortController().signal };
     const md5 = createHash("md5").update("pepperalice@example.com").digest("hex");
     const [result] = await queryDatabase(deps, newAuditAtEnd("test"), { ...read, limit: 0 });

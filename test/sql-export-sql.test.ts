@@ -12,6 +12,7 @@ import { exportTableName } from "../shared/sql-editor/export/export-table.ts";
 import { readStatements } from "../shared/sql-editor/guard/read-only-guard.ts";
 import type { Engine } from "../shared/inventory/index.ts";
 import type { Column, Row } from "../shared/sql-editor/cells.ts";
+import { ReadConnections } from "../shared/sql-editor/session/read-connections.ts";
 import { withReadSession } from "../shared/sql-editor/session/read-session.ts";
 import type { ConnectionConfig } from "../shared/inventory/engine/target.ts";
 import { exportBytes } from "./helpers/export-cells.ts";
@@ -26,10 +27,13 @@ async function tableOf(engine: Engine, statement: string): Promise<string[]> {
 /** The statement's columns and rows, read as an export reads them. */
 async function readRows(config: ConnectionConfig, database: string, statement: string): Promise<{ columns: Column[]; rows: Row[] }> {
   const read = { columns: [] as Column[], rows: [] as Row[] };
-  await withReadSession(config.engine, config, database, { schema: "", timeoutMs: undefined, signal: new AbortController().signal }, async (session) => {
+  const connections = new ReadConnections();
+  const options = { schema: "", timeoutMs: undefined, signal: new AbortController().signal };
+  await withReadSession({ connections, engine: config.engine, config, database }, options, async (session) => {
     const { error } = await session.read(statement, { columns: (c) => void (read.columns = c), rows: (batch) => (read.rows.push(...batch), true) }, 2);
     assert.equal(error, "");
   });
+  await connections.close();
   return read;
 }
 

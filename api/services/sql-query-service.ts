@@ -9,7 +9,7 @@ import { type IamReads, requirePermission } from "../../shared/identity/index.ts
 import { accessScope } from "../../shared/inventory/index.ts";
 import type { Db, SecretBox } from "../../shared/platform/index.ts";
 import type { SQLService } from "../../shared/gen/svc/v1/sql_service_pb.js";
-import { explainStatement, queryDatabase } from "../../shared/sql-editor/index.ts";
+import { explainStatement, queryDatabase, type ReadConnections } from "../../shared/sql-editor/index.ts";
 import { auditAtEndScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { toQueryResult } from "./sql-query-convert.ts";
@@ -20,6 +20,8 @@ export interface SqlQueryDeps {
   settings: SettingReader;
   /** Opens data-source passwords to reach the instances. */
   secrets: SecretBox;
+  /** The process's PostgreSQL connections kept between reads. */
+  connections: ReadConnections;
 }
 
 const ANALYZE_PERMISSION = "bb.sql.select";

@@ -5,6 +5,7 @@ import type { SettingReader } from "../../shared/governance/index.ts";
 import { SQLService } from "../../shared/gen/svc/v1/sql_service_pb.js";
 import type { IamReads } from "../../shared/identity/index.ts";
 import type { Db, SecretBox } from "../../shared/platform/index.ts";
+import type { ReadConnections } from "../../shared/sql-editor/index.ts";
 import { registration } from "../transport/services.ts";
 import { sqlExecuteHandlers } from "./sql-execute-service.ts";
 import { sqlExportHandlers } from "./sql-export-service.ts";
@@ -16,6 +17,8 @@ export interface SqlDeps {
   iam: IamReads;
   settings: SettingReader;
   secrets: SecretBox;
+  /** The process's PostgreSQL connections kept between reads. */
+  connections: ReadConnections;
 }
 
 export function sqlService(deps: SqlDeps) {

@@ -5,7 +5,8 @@ export { readStatements } from "./guard/read-only-guard.ts";
 export { explainStatement, type ExplainRequest, type Plan } from "./query/explain.ts";
 export { type ReadStatement } from "./guard/statement-tree.ts";
 export { DEFAULT_LIMIT, MAX_LIMIT, queryDatabase, type QueryDeps, type QueryRequest, queryLimit, type StatementResult } from "./query/query.ts";
-export { type Dialect, openReadSession, type ReadSession, type ReadSessionOptions, type RowSink, withReadSession } from "./session/read-session.ts";
+export { type Dialect, openReadSession, type ReadPlace, type ReadSession, type ReadSessionOptions, type RowSink, withReadSession } from "./session/read-session.ts";
+export { ReadConnections } from "./session/read-connections.ts";
 export {
   deleteExpiredQueryHistory,
   listQueryHistoryPage,

@@ -13,6 +13,7 @@ import { createSettingCache, type SettingReader } from "../../shared/governance/
 import { createChangeFeed, type ChangeFeed } from "../../shared/platform/watch/change-feed.ts";
 import { bootstrapWorkspace, type BootstrapOptions } from "../../shared/identity/user/bootstrap.ts";
 import { createAccessCache } from "../../shared/identity/access-cache.ts";
+import { ReadConnections } from "../../shared/sql-editor/index.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 import { quietLogger } from "./logger.ts";
 import { transcodingService } from "./transcoding-service.ts";
@@ -26,6 +27,8 @@ export interface TestApp {
   changes: ChangeFeed;
   /** The setting cache the server reads (a test that writes a setting by SQL waits for it to see the change). */
   settings: SettingReader;
+  /** The SQL Editor's kept target connections, closed with the app. */
+  readConnections: ReadConnections;
   /** The services the server answers, test-only ones included. */
   services: DescService[];
   close(): Promise<void>;
@@ -51,12 +54,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const access = createAccessCache(database.url, db, logger);
   const metrics = createMetrics({ threadPoolSize: 4, countJobs: () => countJobs(db) });
   const secrets = createSecretBox(parseSecretKey(process.env.SVC_SECRET_KEY ?? "", "SVC_SECRET_KEY"));
-  const deps: AppDeps = { config, db, sideDb, logger, metrics, settings, changes, access, secrets, isLeader: () => false, ...options.deps };
+  const readConnections = new ReadConnections();
+  const deps: AppDeps = { config, db, sideDb, logger, metrics, settings, changes, access, secrets, readConnections, isLeader: () => false, ...options.deps };
   const services: ServiceRegistration[] = [...svcServices(deps), transcodingService];
   const app = await buildApp(deps, services);
   await app.fastify.listen({ port: 0, host: "127.0.0.1" });
   const address = app.fastify.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
+  let closing: Promise<void> | undefined; // a test may close the app before its fixture does
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     port,
@@ -64,16 +69,21 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     database,
     changes,
     settings,
+    readConnections: deps.readConnections,
     services: services.map((r) => r.service),
-    async close() {
-      app.beginShutdown();
-      await app.fastify.close();
-      await settings.close();
-      await changes.close();
-      await access.close();
-      await sideDb.end();
-      await db.end();
-      if (!options.database) await database.drop();
+    close() {
+      closing ??= (async () => {
+        app.beginShutdown();
+        await app.fastify.close();
+        await deps.readConnections.close();
+        await settings.close();
+        await changes.close();
+        await access.close();
+        await sideDb.end();
+        await db.end();
+        if (!options.database) await database.drop();
+      })();
+      return closing;
     },
   };
 }

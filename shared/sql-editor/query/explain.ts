@@ -43,7 +43,7 @@ export async function explainStatement(deps: QueryDeps, request: ExplainRequest)
   if (masker?.hidesAny) throw invalidArgument(HIDDEN_PLAN);
   const profile = await readWorkspaceProfile(deps.settings);
   const options = { schema: request.schema, timeoutMs: profile.queryTimeoutMs, signal: request.signal };
-  return withReadSession(config.engine, config, ref.name, options, async (session) => {
+  return withReadSession({ connections: deps.connections, engine: config.engine, config, database: ref.name }, options, async (session) => {
     const prefix = EXPLAIN[session.dialect](request.analyze);
     const text = await explained(session, prefix.text + statements[0]!.text);
     const json = await explained(session, prefix.json + statements[0]!.text);

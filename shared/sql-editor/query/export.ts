@@ -10,13 +10,12 @@
 // detail and the query history entry (EXPORT) are written with the call's
 // record when it ends, whatever the outcome (export-track.ts).
 import { type AuditAtEnd, readWorkspaceProfile } from "../../governance/index.ts";
-import type { ConnectionConfig } from "../../inventory/index.ts";
 import { invalidArgument, resourceExhausted } from "../../platform/index.ts";
 import type { Column, Row } from "../cells.ts";
 import { exportFile, type ExportFormat, type ExportOptions } from "../export/export-file.ts";
 import { exportTableName } from "../export/export-table.ts";
 import { type MaskingReason, type ResultMasker, shownError } from "../masking/result-masking.ts";
-import { openReadSession, type ReadSession, type ReadSessionOptions } from "../session/read-session.ts";
+import { openReadSession, type ReadPlace, type ReadSession, type ReadSessionOptions } from "../session/read-session.ts";
 import { RowChannel } from "../session/row-channel.ts";
 import { ExportTrack } from "./export-track.ts";
 import type { QueryDeps } from "./query.ts";
@@ -44,8 +43,7 @@ export interface ExportChunk {
 
 /** Where and what the export reads, checked before the target is reached. */
 interface ExportPlan {
-  config: ConnectionConfig;
-  database: string;
+  place: ReadPlace;
   statement: string;
   limit: number | undefined;
   masker: ResultMasker | undefined;
@@ -57,7 +55,7 @@ export async function* exportStatement(deps: QueryDeps, audit: AuditAtEnd, reque
   const plan = await planExport(deps, request);
   const track = new ExportTrack(audit, request);
   try {
-    const session = await openReadSession(plan.config.engine, plan.config, plan.database, plan.session);
+    const session = await openReadSession(plan.place, plan.session);
     try {
       yield* sessionChunks(session, plan, request.format, track);
     } finally {
@@ -80,8 +78,7 @@ async function planExport(deps: QueryDeps, request: ExportRequest): Promise<Expo
   const { sqlResultSizeBytes, queryTimeoutMs } = await readWorkspaceProfile(deps.settings);
   const table = request.format === "SQL" ? exportTableName(config.engine, statement.tree) : [];
   return {
-    config,
-    database: ref.name,
+    place: { connections: deps.connections, engine: config.engine, config, database: ref.name },
     statement: statement.text,
     limit,
     masker,
@@ -106,7 +103,7 @@ async function* sessionChunks(session: ReadSession, plan: ExportPlan, format: Ex
   try {
     const { columns, batches, reasons } = masked(plan, await channel.described, channel.batches());
     const file = exportFile(format, columns, batches, plan.file);
-    const filename = `${plan.database}-${fileTime(new Date())}.${file.extension}`;
+    const filename = `${plan.place.database}-${fileTime(new Date())}.${file.extension}`;
     for await (const bytes of file.chunks) {
       track.sent(file.progress.rows, bytes.byteLength);
       yield { bytes, contentType: file.contentType, filename, masked: reasons };

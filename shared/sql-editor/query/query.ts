@@ -11,6 +11,7 @@ import type { Column, Row } from "../cells.ts";
 import type { ReadStatement } from "../guard/statement-tree.ts";
 import { historyError, keepInHistory } from "../history/history-entry.ts";
 import { type MaskingReason, type ResultMasker, shownError } from "../masking/result-masking.ts";
+import type { ReadConnections } from "../session/read-connections.ts";
 import { type ReadSession, withReadSession } from "../session/read-session.ts";
 import { type ReadRequest, readTarget } from "./read-target.ts";
 import { KeptRows, ResultBudget } from "./result-budget.ts";
@@ -26,6 +27,8 @@ export interface QueryDeps {
   settings: SettingReader;
   /** Opens data-source passwords. */
   secrets: SecretBox;
+  /** The process's PostgreSQL connections kept between reads (0123). */
+  connections: ReadConnections;
 }
 
 export interface QueryRequest extends ReadRequest {
@@ -63,7 +66,7 @@ export async function queryDatabase(deps: QueryDeps, audit: AuditAtEnd, request:
   const started = performance.now();
   const results: StatementResult[] = [];
   try {
-    await withReadSession(config.engine, config, ref.name, options, async (session) => {
+    await withReadSession({ connections: deps.connections, engine: config.engine, config, database: ref.name }, options, async (session) => {
       for (const statement of statements) {
         results.push(await readResult(session, statement, limit, budget, masker));
         if (results.at(-1)!.error) break;

@@ -1,40 +1,55 @@
-// The read-only session on PostgreSQL. Set up in one round trip: text
+// The read-only session on PostgreSQL, on a connection of the process's
+// read connections (kept between sessions, docs/decisions/0123). Set up in
+// one round trip: BEGIN READ ONLY, then for this transaction only the text
 // settings the parser and the cells rely on (standard_conforming_strings, so
 // a quote means to the server what it meant to the guard's parser; hex
-// bytea; ISO dates), the search path, BEGIN READ ONLY and the statement
-// timeout. Each statement runs through a cursor (the extended protocol,
-// which also refuses a text holding two statements) and is read in batches;
-// closing the cursor stops it. A second connection, opened when first
-// needed, cancels a running statement (pg_cancel_backend) and looks up type
-// names the session has not met.
+// bytea; ISO dates), the search path and the statement timeout. Each
+// statement runs through a cursor (the extended protocol, which also refuses
+// a text holding two statements) and is read in batches; closing the cursor
+// stops it. A second connection, opened when first needed, cancels a running
+// statement (pg_cancel_backend) and looks up type names the session has not
+// met. The connection goes back for another session only when every
+// statement ended on its own (done, or refused by the target) and the
+// rollback went through; otherwise it is closed.
 import pg from "pg";
 import Cursor from "pg-cursor";
 import { connectPostgres, type ConnectionConfig } from "../../inventory/index.ts";
 import { failedPrecondition, invalidArgument, quoted } from "../../platform/index.ts";
 import type { Row } from "../cells.ts";
 import { CELL_TYPES, readTypeNames, TypeNames } from "./pg-cells.ts";
+import type { ReadConnections, TakenConnection } from "./read-connections.ts";
 import type { ReadSession, ReadSessionOptions, RowSink } from "./read-session.ts";
 import { DriverError, StatementWatch, timeoutError } from "./statement-watch.ts";
 
 const QUERY_CANCELED = "57014";
 const MAX_IDENTIFIER_BYTES = 63;
 
-export async function openPostgresSession(config: ConnectionConfig, database: string, options: ReadSessionOptions): Promise<ReadSession> {
+export async function openPostgresSession(
+  connections: ReadConnections,
+  config: ConnectionConfig,
+  database: string,
+  options: ReadSessionOptions,
+): Promise<ReadSession> {
   const setup = setupText(options);
-  const client = await connectPostgres(config, database);
+  return new PgReadSession(config, database, await startedSession(connections, config, database, setup), options);
+}
+
+/** A connection in its read-only transaction; a kept one the target has closed meanwhile gives way to another. */
+async function startedSession(connections: ReadConnections, config: ConnectionConfig, database: string, setup: string): Promise<TakenConnection> {
+  const connection = await connections.take(config, database);
   try {
-    await client.query(setup);
+    await connection.client.query(setup);
+    return connection;
   } catch (error) {
-    await client.end().catch(() => undefined);
+    await connection.destroy();
+    if (connection.reused) return startedSession(connections, config, database, setup);
     throw failedPrecondition(`cannot start a read-only session on database "${database}": ${(error as Error).message}`, { cause: error });
   }
-  return new PgReadSession(config, database, client, options);
 }
 
 function setupText(options: ReadSessionOptions): string {
-  const lines = ["set standard_conforming_strings = on", "set bytea_output = hex", "set datestyle = iso", "set intervalstyle = postgres"];
-  if (options.schema) lines.push(`set search_path = ${identifier(options.schema)}`);
-  lines.push("begin read only");
+  const lines = ["begin read only", "set local standard_conforming_strings = on", "set local bytea_output = hex", "set local datestyle = iso", "set local intervalstyle = postgres"];
+  if (options.schema) lines.push(`set local search_path = ${identifier(options.schema)}`);
   if (options.timeoutMs !== undefined) lines.push(`set local statement_timeout = ${Math.max(1, Math.ceil(options.timeoutMs))}`);
   return lines.join("; ");
 }
@@ -48,37 +63,46 @@ class PgReadSession implements ReadSession {
   readonly dialect = "POSTGRES";
   private readonly config: ConnectionConfig;
   private readonly database: string;
-  private readonly client: pg.Client;
+  private readonly connection: TakenConnection;
   private readonly options: ReadSessionOptions;
   private readonly names = new TypeNames();
   private side: Promise<pg.Client> | undefined;
+  /** Every statement so far ended on its own: nothing interrupted, nothing broken, no read under way. */
+  private reusable = true;
 
-  constructor(config: ConnectionConfig, database: string, client: pg.Client, options: ReadSessionOptions) {
+  constructor(config: ConnectionConfig, database: string, connection: TakenConnection, options: ReadSessionOptions) {
     this.config = config;
     this.database = database;
-    this.client = client;
+    this.connection = connection;
     this.options = options;
+  }
+
+  private get client(): pg.Client {
+    return this.connection.client;
   }
 
   async read(statement: string, sink: RowSink, batchRows: number): Promise<{ error: string }> {
     const watch = new StatementWatch(this.options.signal, this.options.timeoutMs, () => this.cancelRunning());
     const cursor = this.client.query(new Cursor(statement, undefined, { rowMode: "array", types: CELL_TYPES }));
     let failure: unknown;
+    this.reusable = false;
     try {
       await this.stream(cursor, sink, batchRows);
     } catch (error) {
       failure = error;
     }
     await watch.end();
+    this.reusable = watch.error === undefined && (failure === undefined || refusedByTarget(failure));
     if (failure === undefined) return { error: "" };
     if (!(failure instanceof DriverError)) throw failure; // the sink's own
     if (watch.error) throw watch.error;
     return this.outcome(failure.cause);
   }
 
+  /** Rolls back; the connection then goes back to the pool when the session ended cleanly, else it is closed. */
   async close(): Promise<void> {
-    await this.client.query("rollback").catch(() => undefined);
-    await this.client.end().catch(() => undefined);
+    const rolledBack = this.reusable && (await this.client.query("rollback").then(() => true, () => false));
+    await (rolledBack ? this.connection.giveBack() : this.connection.destroy());
     if (this.side) await (await this.side.catch(() => undefined))?.end().catch(() => undefined);
   }
 
@@ -117,6 +141,12 @@ class PgReadSession implements ReadSession {
     if (error.code === QUERY_CANCELED && /statement timeout/.test(error.message)) throw timeoutError(this.options.timeoutMs ?? 0);
     return { error: error.message };
   }
+}
+
+/** The target refused the statement itself (an ERROR, not a cancel): the session is intact, its transaction to roll back. */
+function refusedByTarget(failure: unknown): boolean {
+  const cause = failure instanceof DriverError ? failure.cause : undefined;
+  return cause instanceof pg.DatabaseError && cause.severity === "ERROR" && cause.code !== QUERY_CANCELED;
 }
 
 async function driver<T>(work: Promise<T>): Promise<T> {

@@ -1,5 +1,6 @@
 // A read-only session on a target database (contract §14.3, §14.4): one
-// connection through the chosen data source, a READ ONLY transaction that is
+// connection through the chosen data source (a PostgreSQL one kept by the
+// process's read connections between sessions, 0123), a READ ONLY transaction that is
 // rolled back at the end (so even what a read-only transaction allows, a
 // large object or a NOTIFY, never lasts), the schema to run in, and the
 // query timeout as the server's statement timeout. Rows stream to a sink in
@@ -9,6 +10,7 @@ import { type ConnectionConfig, type Engine } from "../../inventory/index.ts";
 import type { Column, Row } from "../cells.ts";
 import { openMysqlSession } from "./my-read-session.ts";
 import { openPostgresSession } from "./pg-read-session.ts";
+import type { ReadConnections } from "./read-connections.ts";
 
 export interface ReadSessionOptions {
   /** PostgreSQL: the search path; MySQL: the default database; "" keeps the connection's. */
@@ -45,20 +47,23 @@ export interface ReadSession {
   close(): Promise<void>;
 }
 
+/** Where a session reads: the engine, its connection and database, and the process's kept connections. */
+export interface ReadPlace {
+  connections: ReadConnections;
+  engine: Engine;
+  config: ConnectionConfig;
+  database: string;
+}
+
 /** Opens the session; a connection or setup problem is failed_precondition (an unknown MySQL schema: invalid_argument). */
-export function openReadSession(engine: Engine, config: ConnectionConfig, database: string, options: ReadSessionOptions): Promise<ReadSession> {
-  return engine === "POSTGRES" ? openPostgresSession(config, database, options) : openMysqlSession(config, database, options);
+export function openReadSession(place: ReadPlace, options: ReadSessionOptions): Promise<ReadSession> {
+  const { connections, engine, config, database } = place;
+  return engine === "POSTGRES" ? openPostgresSession(connections, config, database, options) : openMysqlSession(config, database, options);
 }
 
 /** Runs `use` on a session, and closes it whatever happens. */
-export async function withReadSession<T>(
-  engine: Engine,
-  config: ConnectionConfig,
-  database: string,
-  options: ReadSessionOptions,
-  use: (session: ReadSession) => Promise<T>,
-): Promise<T> {
-  const session = await openReadSession(engine, config, database, options);
+export async function withReadSession<T>(place: ReadPlace, options: ReadSessionOptions, use: (session: ReadSession) => Promise<T>): Promise<T> {
+  const session = await openReadSession(place, options);
   try {
     return await use(session);
   } finally {
