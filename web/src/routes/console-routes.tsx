@@ -17,6 +17,9 @@ const SqlEditorPage = lazy(() => import("../features/sql-editor/sql-editor-page.
 // The administration pages, a chunk of their own.
 const AdminRoutes = lazy(() => import("../features/admin/admin-routes.tsx"));
 
+// A project's members, databases and schemas, a chunk of their own.
+const ProjectRoutes = lazy(() => import("../features/projects/project-routes.tsx"));
+
 // The page creating a change, a chunk of its own: the SQL field (CodeMirror) loads only with it.
 const NewChangePage = lazy(() => import("../features/changes/new-change-page.tsx"));
 
@@ -40,6 +43,13 @@ export default function ConsoleRoutes() {
           </Suspense>
         </Route>
         <Route path={paths.issue} component={IssuePage} />
+        {[paths.projectMembers, `${paths.projectDatabases}/*?`].map((path) => (
+          <Route key={path} path={path}>
+            <Suspense fallback={<Loading />}>
+              <ProjectRoutes />
+            </Suspense>
+          </Route>
+        ))}
         <Route path={paths.account} component={AccountPage} />
         <Route path={`${ADMIN_ROOT}/*?`}>
           <Suspense fallback={<Loading />}>

@@ -18,6 +18,12 @@ export const paths = {
   issue: "/projects/:project/issues/:issue",
   /** A new plan and its issue in a project. */
   newChange: "/projects/:project/changes/new",
+  /** A project's members and roles (its IAM policy). */
+  projectMembers: "/projects/:project/members",
+  /** A project's databases. */
+  projectDatabases: "/projects/:project/databases",
+  /** One database's schema: `/projects/<project>/databases/<instance>/<database>`. */
+  databaseSchema: "/projects/:project/databases/:instance/:database",
 } as const;
 
 /** Pages anyone may open, whatever the session. */
@@ -39,4 +45,9 @@ export function safeReturnPath(value: string | null | undefined): string {
 export function withReturnPath(page: string, back: string): string {
   const path = safeReturnPath(back);
   return path === paths.home ? page : `${page}?redirect=${encodeURIComponent(path)}`;
+}
+
+/** `path` with its `:name` segments filled in (each value escaped). */
+export function pathOf(path: string, values: Record<string, string>): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name] ?? ""));
 }

@@ -11,6 +11,10 @@ import { AuditLogPage } from "./audit-log/audit-log-page.tsx";
 import { EmergencyPausePage } from "./emergency-pause/emergency-pause-page.tsx";
 import { InstancesPage } from "./instances/instances-page.tsx";
 import { MembersPage } from "./members/members-page.tsx";
+import { EnvironmentsPage } from "../inventory/environments-page.tsx";
+import { GroupsPage } from "../people/groups-page.tsx";
+import { IdentityProvidersPage } from "../people/identity-providers-page.tsx";
+import { UsersPage } from "../people/users-page.tsx";
 
 const SECTION_PERMISSIONS = ADMIN_SECTIONS.map((section) => section.permission);
 
@@ -37,6 +41,10 @@ export default function AdminRoutes() {
           <Route path={adminPath(adminSections.auditLog)} component={AuditLogPage} />
           <Route path={adminPath(adminSections.members)} component={MembersPage} />
           <Route path={adminPath(adminSections.instances)} component={InstancesPage} />
+          <Route path={adminPath(adminSections.environments)} component={EnvironmentsPage} />
+          <Route path={adminPath(adminSections.users)} component={UsersPage} />
+          <Route path={adminPath(adminSections.groups)} component={GroupsPage} />
+          <Route path={adminPath(adminSections.identityProviders)} component={IdentityProvidersPage} />
           <Route component={NotFoundPage} />
         </Switch>
       </div>

@@ -18,6 +18,10 @@ export const adminSections = {
   auditLog: { path: "/audit-log", title: "Audit log", permission: "bb.auditLogs.search" },
   members: { path: "/members", title: "Members and roles", permission: "bb.workspaces.getIamPolicy" },
   instances: { path: "/instances", title: "Instances", permission: "bb.instances.list" },
+  environments: { path: "/environments", title: "Environments", permission: "bb.settings.get" },
+  users: { path: "/users", title: "Users", permission: "bb.users.list" },
+  groups: { path: "/groups", title: "Groups", permission: "bb.groups.list" },
+  identityProviders: { path: "/identity-providers", title: "Identity providers", permission: "bb.identityProviders.get" },
 } as const satisfies Record<string, AdminSection>;
 
 export const ADMIN_SECTIONS: readonly AdminSection[] = Object.values(adminSections);

@@ -1,5 +1,5 @@
 // The projects the user can see (ListProjects shows every project the caller
-// may read), each leading to its issues.
+// may read), each leading to its issues, databases and members.
 import { Project_State, ProjectService } from "@gen/svc/v1/project_service_pb.js";
 import { useState } from "react";
 import { Link } from "wouter";
@@ -11,6 +11,7 @@ import { filterValue } from "../../api/filter.ts";
 import { useDocumentTitle } from "../../hooks/use-document-title.ts";
 import { usePages } from "../../hooks/use-pages.ts";
 import { issuesPath } from "../issues/issue-views.ts";
+import { ProjectLinks } from "./project-links.tsx";
 
 export function ProjectsPage() {
   useDocumentTitle("Projects");
@@ -30,7 +31,7 @@ export function ProjectsPage() {
         <SearchField label="Search projects by title" onSearch={setSearch} />
       </div>
       {pages.items.length > 0 && (
-        <ListTable columns={["Title", "ID", "Key", "State"]}>
+        <ListTable columns={["Title", "ID", "Key", "State", "Pages"]}>
           {pages.items.map((project) => {
             const id = project.name.slice("projects/".length);
             return (
@@ -43,6 +44,9 @@ export function ProjectsPage() {
                 </td>
                 <td>{project.key}</td>
                 <td>{Project_State[project.state]}</td>
+                <td>
+                  <ProjectLinks project={id} />
+                </td>
               </tr>
             );
           })}
