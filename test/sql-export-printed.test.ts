@@ -13,6 +13,7 @@ import { statementCursor, TypeNames } from "../shared/sql-editor/session/pg-cell
 import { EXPORT_DEFAULTS } from "./helpers/export-cells.ts";
 import { adminUrl } from "./helpers/db.ts";
 import { exportFile } from "../shared/sql-editor/export/export-file.ts";
+import { printedText } from "../shared/sql-editor/export/printed-cells.ts";
 
 // Two rows of awkward values and a row of NULLs, one column per type.
 const EVERY_TYPE = `select * from (values
@@ -72,5 +73,15 @@ describe("a PostgreSQL CSV export from printed cells", () => {
       assert.equal((await csvOf(floats, true)).toString("utf8"), (await csvOf(floats, false)).toString("utf8"), `extra_float_digits = ${digits}`);
     }
     await client.query("reset extra_float_digits");
+  });
+
+  it("keeps a float's printed text only where JavaScript prints the same", () => {
+    const floatText = printedText("double");
+    const samples = ["0", "-0", "1", "100", "1.5", "-1.25", "0.1", "0.000001", "0.0000001", "1e-07", "1e+15", "123456789012345", "1234567890123456", "9999999999999999", "0.30000000000000004", "1.50", "1e21"];
+    for (let i = 0; i < 20_000; i++) {
+      const value = (Math.random() - 0.5) * 10 ** Math.floor(Math.random() * 40 - 20);
+      samples.push(value.toPrecision(1 + (i % 17)), String(value), value.toFixed(i % 12));
+    }
+    for (const sample of samples) assert.equal(floatText(sample), String(Number(sample)), sample);
   });
 });
