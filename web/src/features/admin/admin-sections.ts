@@ -18,6 +18,12 @@ export const adminSections = {
   auditLog: { path: "/audit-log", title: "Audit log", permission: "bb.auditLogs.search" },
   members: { path: "/members", title: "Members and roles", permission: "bb.workspaces.getIamPolicy" },
   instances: { path: "/instances", title: "Instances", permission: "bb.instances.list" },
+  // The settings pages are for those who may change them (decision 0125).
+  workspaceProfile: { path: "/workspace-profile", title: "Workspace profile", permission: "bb.settings.set" },
+  email: { path: "/email", title: "E-mail", permission: "bb.settings.set" },
+  appIm: { path: "/instant-messaging", title: "Instant messaging", permission: "bb.settings.set" },
+  monitoring: { path: "/monitoring", title: "Monitoring webhooks", permission: "bb.settings.set" },
+  deliveries: { path: "/notification-deliveries", title: "Notification deliveries", permission: "bb.settings.set" },
   environments: { path: "/environments", title: "Environments", permission: "bb.settings.get" },
   users: { path: "/users", title: "Users", permission: "bb.users.list" },
   groups: { path: "/groups", title: "Groups", permission: "bb.groups.list" },

@@ -3,7 +3,10 @@
 import { createClient } from "@connectrpc/connect";
 import { type ActuatorInfo, ActuatorService } from "@gen/svc/v1/actuator_service_pb.js";
 import { authTransport } from "../../api/transport.ts";
+import { useEffect } from "react";
 import { type Loaded, useLoad } from "../../hooks/use-load.ts";
+
+const CHANGED = "svc:actuator-info-changed";
 
 let info: Promise<ActuatorInfo> | undefined;
 
@@ -18,7 +21,19 @@ function actuatorInfo(): Promise<ActuatorInfo> {
 }
 
 export function useActuatorInfo(): Loaded<ActuatorInfo> {
-  return useLoad(() => actuatorInfo(), []);
+  const loaded = useLoad(() => actuatorInfo(), []);
+  const { reload } = loaded;
+  useEffect(() => {
+    window.addEventListener(CHANGED, reload);
+    return () => window.removeEventListener(CHANGED, reload);
+  }, [reload]);
+  return loaded;
+}
+
+/** Reads the facts again where they are shown, after the console changed the workspace profile. */
+export function refreshActuatorInfo(): void {
+  info = undefined;
+  window.dispatchEvent(new Event(CHANGED));
 }
 
 /** The workspace's title, or a neutral name until it is known. */

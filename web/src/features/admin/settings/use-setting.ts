@@ -12,6 +12,8 @@ import { payloadOf, type SettingKind, settingName, type SettingPayloads } from "
 export interface EditedSetting<K extends SettingKind> {
   loaded: Loaded<Setting>;
   payload: SettingPayloads[K] | undefined;
+  /** The version read (or saved last); "" until read. */
+  etag: string;
   /** Writes `fields` of `payload` (paths below the payload, "enabled"…), conditional on the etag read. */
   save(payload: SettingPayloads[K], fields: readonly string[]): Promise<void>;
   reload(): void;
@@ -34,5 +36,5 @@ export function useSetting<K extends SettingKind>(kind: K): EditedSetting<K> {
     });
     setSaved(reply);
   };
-  return { loaded, payload: payloadOf(current, kind), save, reload };
+  return { loaded, payload: payloadOf(current, kind), etag: current?.etag ?? "", save, reload };
 }

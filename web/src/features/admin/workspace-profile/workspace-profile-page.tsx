@@ -1,0 +1,64 @@
+// The workspace profile (contract §7.2): its title and address, the
+// watermark, how changes are made, the SQL Editor's limits, how long logs are
+// kept; and the password policy (§5.3). One setting read once for both cards,
+// so that saving one does not leave the other with a stale etag.
+import { WorkspaceProfileSetting_DatabaseChangeMode, WorkspaceProfileSettingSchema } from "@gen/svc/v1/setting_workspace_pb.js";
+import { FormError } from "../../../components/alert.tsx";
+import { Loading } from "../../../components/loading.tsx";
+import { useDocumentTitle } from "../../../hooks/use-document-title.ts";
+import { refreshBanners } from "../../shell/banners.tsx";
+import { refreshActuatorInfo } from "../../workspace/actuator-info.ts";
+import { SettingForm } from "../settings/setting-form.tsx";
+import type { SettingField } from "../settings/setting-fields.ts";
+import { useSetting } from "../settings/use-setting.ts";
+
+const DURATION = "A duration such as 30s, 15m, 1h or 7d; 0s keeps them for ever.";
+
+const PROFILE_FIELDS: readonly SettingField[] = [
+  { path: "title", label: "Workspace title", kind: "text", hint: "Shown in every page's header." },
+  { path: "externalUrl", label: "External URL", kind: "url", hint: "The address people open; a server started with --external-url keeps the flag's and refuses a change here." },
+  { path: "watermark", label: "Watermark every page with the viewer's name", kind: "checkbox" },
+  {
+    path: "databaseChangeMode",
+    label: "How changes are made",
+    kind: "select",
+    choices: [
+      { value: WorkspaceProfileSetting_DatabaseChangeMode.PIPELINE, label: "Through issues and rollouts (pipeline)" },
+      { value: WorkspaceProfileSetting_DatabaseChangeMode.EDITOR, label: "In the SQL Editor (editor)" },
+    ],
+  },
+  { path: "sqlResultSize", label: "Largest SQL result (bytes)", kind: "int64" },
+  { path: "queryTimeout", label: "Query timeout", kind: "text", hint: "A duration such as 30s or 5m; 0s for none." },
+  { path: "queryHistoryRetention", label: "Query history kept for", kind: "text", hint: DURATION },
+  { path: "notificationDeliveryRetention", label: "Notification deliveries kept for", kind: "text", hint: DURATION },
+];
+
+const PASSWORD_FIELDS: readonly SettingField[] = [
+  { path: "passwordRestriction.minLength", label: "Shortest password (characters)", kind: "int" },
+  { path: "passwordRestriction.requireNumber", label: "Require a number", kind: "checkbox" },
+  { path: "passwordRestriction.requireLetter", label: "Require a letter", kind: "checkbox" },
+  { path: "passwordRestriction.requireUppercaseLetter", label: "Require an upper-case letter", kind: "checkbox" },
+  { path: "passwordRestriction.requireSpecialCharacter", label: "Require a special character", kind: "checkbox" },
+  { path: "passwordRestriction.requireResetPasswordForFirstLogin", label: "New users change their password at first sign-in", kind: "checkbox" },
+  { path: "passwordRestriction.passwordRotation", label: "Password expires after", kind: "text", hint: "A duration such as 90d; 0s never." },
+];
+
+/** The header's title and the banners read the profile too. */
+function showProfileChange() {
+  refreshActuatorInfo();
+  refreshBanners();
+}
+
+export function WorkspaceProfilePage() {
+  useDocumentTitle("Workspace profile");
+  const setting = useSetting("workspaceProfile");
+  return (
+    <section aria-labelledby="profile-heading" className="page">
+      <h1 id="profile-heading">Workspace profile</h1>
+      {setting.loaded.status === "failed" && <FormError message={setting.loaded.message} />}
+      {setting.loaded.status === "loading" && <Loading />}
+      <SettingForm setting={setting} schema={WorkspaceProfileSettingSchema} heading="Profile" fields={PROFILE_FIELDS} onSaved={showProfileChange} />
+      <SettingForm setting={setting} schema={WorkspaceProfileSettingSchema} heading="Password policy" fields={PASSWORD_FIELDS} />
+    </section>
+  );
+}
