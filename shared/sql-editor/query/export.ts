@@ -77,13 +77,15 @@ async function planExport(deps: QueryDeps, request: ExportRequest): Promise<Expo
   const statement = statements[0]!;
   const { sqlResultSizeBytes, queryTimeoutMs } = await readWorkspaceProfile(deps.settings);
   const table = request.format === "SQL" ? exportTableName(config.engine, statement.tree) : [];
+  // A PostgreSQL CSV takes the cells as printed, straight into its fields (0124); masking works on values.
+  const printed = request.format === "CSV" && config.engine === "POSTGRES" && !masker;
   return {
     place: { connections: deps.connections, engine: config.engine, config, database: ref.name },
     statement: statement.text,
     limit,
     masker,
-    file: { maxBytes: sqlResultSizeBytes, boundName: `sql_result_size (${sqlResultSizeBytes} bytes)`, engine: config.engine, table },
-    session: { schema: request.schema, timeoutMs: queryTimeoutMs, signal: request.signal, selectLimit: limit === undefined ? undefined : limit + 1 },
+    file: { maxBytes: sqlResultSizeBytes, boundName: `sql_result_size (${sqlResultSizeBytes} bytes)`, engine: config.engine, table, printed },
+    session: { schema: request.schema, timeoutMs: queryTimeoutMs, signal: request.signal, selectLimit: limit === undefined ? undefined : limit + 1, printed },
   };
 }
 

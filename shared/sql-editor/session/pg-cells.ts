@@ -42,7 +42,7 @@ const PARSERS: Record<CellKind, (text: string) => unknown> = {
 };
 
 /** The driver's type parsers for the session's queries (text format). */
-export const CELL_TYPES = {
+const CELL_TYPES = {
   getTypeParser: (oid: number) => (oid === TIMESTAMPTZ ? parseTimestamptz : PARSERS[kindOf(oid)]),
 };
 

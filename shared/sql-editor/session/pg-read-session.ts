@@ -12,11 +12,11 @@
 // statement ended on its own (done, or refused by the target) and the
 // rollback went through; otherwise it is closed.
 import pg from "pg";
-import Cursor from "pg-cursor";
+import type Cursor from "pg-cursor";
 import { connectPostgres, type ConnectionConfig } from "../../inventory/index.ts";
 import { failedPrecondition, invalidArgument, quoted } from "../../platform/index.ts";
 import type { Row } from "../cells.ts";
-import { CELL_TYPES, readTypeNames, TypeNames } from "./pg-cells.ts";
+import { readTypeNames, statementCursor, TypeNames } from "./pg-cells.ts";
 import type { ReadConnections, TakenConnection } from "./read-connections.ts";
 import type { ReadSession, ReadSessionOptions, RowSink } from "./read-session.ts";
 import { DriverError, StatementWatch, timeoutError } from "./statement-watch.ts";
@@ -83,7 +83,7 @@ class PgReadSession implements ReadSession {
 
   async read(statement: string, sink: RowSink, batchRows: number): Promise<{ error: string }> {
     const watch = new StatementWatch(this.options.signal, this.options.timeoutMs, () => this.cancelRunning());
-    const cursor = this.client.query(new Cursor(statement, undefined, { rowMode: "array", types: CELL_TYPES }));
+    const cursor = this.client.query(statementCursor(statement, this.options.printed ?? false));
     let failure: unknown;
     this.reusable = false;
     try {

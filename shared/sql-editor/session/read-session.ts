@@ -21,6 +21,8 @@ export interface ReadSessionOptions {
   signal: AbortSignal;
   /** MySQL: the most rows a SELECT sends (sql_select_limit), so the server stops early; undefined = all. */
   selectLimit?: number;
+  /** PostgreSQL: hand each cell as the target printed it (a string, or null) rather than as a value, for an export to print straight; MySQL ignores it. */
+  printed?: boolean;
 }
 
 export interface RowSink {
