@@ -10,7 +10,7 @@ import { client } from "../../../api/clients.ts";
 import { Alert, FormError } from "../../../components/alert.tsx";
 import { Loading } from "../../../components/loading.tsx";
 import { SubmitButton } from "../../../components/submit-button.tsx";
-import { useAction } from "../../../hooks/use-action.ts";
+import { type Action, useAction } from "../../../hooks/use-action.ts";
 import { useDocumentTitle } from "../../../hooks/use-document-title.ts";
 import { usePermissions, WORKSPACE } from "../../iam/use-permissions.ts";
 import { WriteRefusal } from "../components/write-refusal.tsx";
@@ -23,6 +23,15 @@ export function MonitoringPage() {
   useDocumentTitle("Monitoring webhooks");
   const setting = useSetting("monitoring");
   const mayEdit = usePermissions(WORKSPACE, ["bb.settings.set"]).can("bb.settings.set");
+  // Outside the list, which a save fills afresh.
+  const write = useAction();
+  const [saved, setSaved] = useState(false);
+  const save = (rows: WebhookRow[]) =>
+    void write.run(async () => {
+      setSaved(false);
+      await setting.save(create(MonitoringSettingSchema, { webhooks: webhooksOf(rows) }), ["webhooks"]);
+      setSaved(true);
+    });
   return (
     <section aria-labelledby="monitoring-heading" className="page">
       <h1 id="monitoring-heading">Monitoring webhooks</h1>
@@ -34,8 +43,10 @@ export function MonitoringPage() {
           key={setting.etag}
           initial={rowsOf(setting.payload)}
           mayEdit={mayEdit}
-          save={(rows) => setting.save(create(MonitoringSettingSchema, { webhooks: webhooksOf(rows) }), ["webhooks"])}
-          reload={setting.reload}
+          write={write}
+          saved={saved}
+          onSave={save}
+          onReload={() => (write.dismiss(), setSaved(false), setting.reload())}
         />
       )}
       {setting.payload && mayEdit && <MonitoringTest />}
@@ -46,18 +57,17 @@ export function MonitoringPage() {
 interface WebhookListProps {
   initial: WebhookRow[];
   mayEdit: boolean;
-  save(rows: WebhookRow[]): Promise<void>;
-  reload(): void;
+  write: Action;
+  saved: boolean;
+  onSave(rows: WebhookRow[]): void;
+  onReload(): void;
 }
 
-function WebhookList({ initial, mayEdit, save, reload }: WebhookListProps) {
+function WebhookList({ initial, mayEdit, write, saved, onSave, onReload }: WebhookListProps) {
   const [rows, setRows] = useState(initial);
-  const write = useAction();
-  const [saved, setSaved] = useState(false);
   const edit = (index: number, change: Partial<WebhookRow>) => setRows(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
-  const submit = () => void write.run(async () => (await save(rows), setSaved(true)));
   return (
-    <form className="admin-card" aria-label="Webhooks" onSubmit={(event) => (event.preventDefault(), submit())}>
+    <form className="admin-card" aria-label="Webhooks" onSubmit={(event) => (event.preventDefault(), onSave(rows))}>
       <fieldset disabled={!mayEdit} className="setting-fields">
         {rows.length === 0 && <p className="empty">No webhook yet.</p>}
         {rows.map((row, index) => (
@@ -67,7 +77,7 @@ function WebhookList({ initial, mayEdit, save, reload }: WebhookListProps) {
           Add a webhook
         </button>
       </fieldset>
-      <WriteRefusal action={write} onReload={() => (write.dismiss(), reload())} />
+      <WriteRefusal action={write} onReload={onReload} />
       {saved && <Alert tone="success">Saved.</Alert>}
       {mayEdit && <SubmitButton pending={write.pending}>Save webhooks</SubmitButton>}
     </form>
