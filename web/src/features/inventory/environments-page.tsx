@@ -30,7 +30,7 @@ export function EnvironmentsPage() {
                   <br />
                   <code className="hint">{environment.id}</code>
                 </td>
-                <td>{EnvironmentSetting_RolloutPolicy[environment.rolloutPolicy].toLowerCase()}</td>
+                <td>{environment.rolloutPolicy ? EnvironmentSetting_RolloutPolicy[environment.rolloutPolicy].toLowerCase() : "–"}</td>
                 <td>{environment.protected ? "yes" : "no"}</td>
                 <td>{environment.sqlReview?.rules.length ?? 0}</td>
               </tr>
