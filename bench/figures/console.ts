@@ -8,12 +8,15 @@
 //     by a script, a fling to the end in 300 frames then 200 frames back a
 //     few rows at a time: the longest task a PerformanceObserver of long
 //     tasks saw, in ms (0 when none passed 50 ms; target ≤ 50), against the
-//     same scroll over the first 1,000 rows of the same statement.
+//     same scroll over the first 1,000 rows of the same statement;
+//   issue_page_interactive and task_state_shown — the issue page
+//     (console-issue.ts), with a worker running for them only.
 import type { Browser, Page } from "playwright-core";
 import { apiClient, createWorkspaceAdmin } from "../harness/api-client.ts";
 import { assertConsoleBuilt, launchChromium, onBenchPage, scriptWeight, signedInPage, type TaskWatch, watchTasks } from "../harness/browser.ts";
 import { startChildServer } from "../harness/child-server.ts";
 import { note, ratioOf, type BenchContext, type Figure, type Row } from "../harness/types.ts";
+import { measureIssuePage, round } from "./console-issue.ts";
 import { createSqlTarget, TABLE } from "./sql-target.ts";
 
 const LOGIN = { loginId: "bench-console", password: "Bench-Console-Pass-1" };
@@ -25,7 +28,7 @@ const LONGEST_TASK_MAX_MS = 50;
 
 export const consoleFigure: Figure = {
   name: "console",
-  description: "web console in headless Chromium: the sign-in page's JavaScript (gzip kB) and the longest task while the SQL Editor's grid scrolls through a 100,000-row Query result",
+  description: "web console in headless Chromium: the sign-in page's JavaScript (gzip kB), the longest task while the SQL Editor's grid scrolls through a 100,000-row Query result, the issue page's time to interactive and a task's state change shown live",
   async run(context: BenchContext): Promise<Row[]> {
     assertConsoleBuilt();
     await createWorkspaceAdmin(context.databaseUrl, LOGIN);
@@ -37,7 +40,7 @@ export const consoleFigure: Figure = {
       const api = await apiClient(server.port, LOGIN);
       const target = await createSqlTarget(context.databaseUrl, api, ROWS, "console");
       try {
-        return [signIn, await measureResultScroll(browser, baseUrl, target.name)];
+        return [signIn, await measureResultScroll(browser, baseUrl, target.name), ...(await measureIssuePage(browser, baseUrl, api, LOGIN, context))];
       } finally {
         await target.drop();
       }
@@ -114,8 +117,4 @@ async function scrolledResult(page: Page, limit: number): Promise<TaskWatch> {
   );
   note(`scroll over ${limit.toLocaleString("en")} rows: longest long task ${round(watch.longestTaskMs)} ms (${watch.longTasks}), longest frame ${round(watch.longestFrameMs)} ms in ${watch.frames} frames`);
   return watch;
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 10) / 10;
 }
