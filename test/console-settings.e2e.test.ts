@@ -4,12 +4,15 @@
 // webhook on a loopback receiver (--webhook-allow-private) saved with its
 // secret, which the page shows only as set, and its signed test with the
 // receiver's answer on the page; the delivery log filtered to the webhook's
-// event. axe-core on each page.
+// event; the SMTP password and a Slack entry's token (its API at a loopback
+// stand-in) saved and shown only as set, and the Slack test with what the
+// stand-in answered. axe-core on each page.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { launchChromium, onPage, seriousAxeViolations, submitPassword } from "./helpers/console-browser.ts";
+import { SLACK_TOKEN, startSlackPeer, type VendorPeer } from "./helpers/im-vendor-peers.ts";
 import { restClient } from "./helpers/rest.ts";
 import { signInFirstAdmin } from "./helpers/sessions.ts";
 import { ADMIN, STRONG_PASSWORD } from "./helpers/users.ts";
@@ -23,6 +26,7 @@ describe("web console settings", { timeout: 180_000 }, () => {
   let app: TestApp;
   let browser: Browser;
   let receiver: WebhookReceiver;
+  let slack: VendorPeer;
   let rest: ReturnType<typeof restClient>;
   let token: string;
 
@@ -38,11 +42,13 @@ describe("web console settings", { timeout: 180_000 }, () => {
     rest = restClient(app.baseUrl);
     token = await signInFirstAdmin(rest);
     receiver = await startWebhookReceiver();
+    slack = await startSlackPeer();
     browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
     await receiver?.close();
+    await slack?.close();
     await app?.close();
   });
 
@@ -107,5 +113,38 @@ describe("web console settings", { timeout: 180_000 }, () => {
       await filter.getByRole("button", { name: "Search" }).click();
       await page.getByText("No delivery matches.").waitFor();
       assert.deepEqual(await seriousAxeViolations(page), [], "the delivery log");
+    }));
+
+  it("keeps the SMTP password and a Slack token input-only, and shows what Slack answered to the test", () =>
+    onPage(browser, "admin-settings-im", async (page) => {
+      await signInAt(page, "/admin/email");
+      await page.getByLabel("SMTP host").fill("127.0.0.1");
+      await page.getByLabel("SMTP password").fill("smtp-pass-1");
+      await page.getByRole("button", { name: "Save smtp server" }).click();
+      await page.getByText("Saved.").waitFor();
+      await page.getByText("Set; leave empty to keep it.").waitFor();
+      const email = (await stored("EMAIL")).email;
+      assert.equal(email.smtp.host, "127.0.0.1");
+      assert.equal(email.smtp.passwordSet, true);
+      assert.equal(JSON.stringify(email).includes("smtp-pass-1"), false);
+      assert.deepEqual(await seriousAxeViolations(page), [], "the e-mail page");
+
+      await page.getByRole("navigation", { name: "Administration" }).getByRole("link", { name: "Instant messaging" }).click();
+      const card = page.getByRole("region", { name: "Slack" });
+      await card.getByLabel("Send through Slack").check();
+      await card.getByLabel("API base URL").fill(`${slack.origin}/api`);
+      await card.getByLabel("Slack bot token").fill(SLACK_TOKEN);
+      await card.getByLabel("Slack channel").fill("#ops");
+      await card.getByRole("button", { name: "Save slack" }).click();
+      await card.getByText("Saved.").waitFor();
+      await card.getByText("Set; leave empty to keep it.").waitFor();
+      assert.equal(JSON.stringify(await stored("APP_IM")).includes(SLACK_TOKEN), false);
+
+      await card.getByRole("button", { name: "Send a test through Slack" }).click();
+      const answer = card.getByRole("status", { name: "What Slack answered" });
+      await answer.getByText("delivered").waitFor();
+      assert.match((await answer.locator("tbody tr").textContent()) ?? "", /^chat200\{"ok":true,"channel":"#ops"/);
+      assert.equal(slack.calls("/chat.postMessage").at(-1)?.data.channel, "#ops");
+      assert.deepEqual(await seriousAxeViolations(page), [], "the instant messaging page with the test's answer");
     }));
 });

@@ -32,7 +32,7 @@ export function imFields(type: AppImSetting_Type): readonly SettingField[] {
   const name = imTypeName(type);
   return [
     { path: "enabled", label: `Send through ${name}`, kind: "checkbox" },
-    { path: "apiBaseUrl", label: "API base URL", kind: "url", hint: "Empty for the vendor's own API; a proxy or an on-premises address otherwise." },
+    { path: "apiBaseUrl", label: `${name} API base URL`, kind: "url", hint: "Empty for the vendor's own API; a proxy or an on-premises address otherwise." },
     ...VENDOR_FIELDS[type as keyof typeof VENDOR_FIELDS].map((field) => ({ ...field, label: `${name} ${field.label.toLowerCase()}` })),
   ];
 }
