@@ -3,7 +3,7 @@
 // leader run that enqueued it; a new one when it carries none), so that every
 // line the job logs, and every job it enqueues, carries it (contract §15.5).
 import { randomUUID } from "node:crypto";
-import type { Task, TaskList } from "graphile-worker";
+import type { Task } from "graphile-worker";
 import { type Db, jobCorrelationId, type JobName, type Logger, type Metrics, type SecretBox, withLogFields } from "../shared/platform/index.ts";
 import type { CancelWatch, LockConnections, RolloutFollowUps } from "../shared/change/index.ts";
 import type { SettingReader } from "../shared/governance/index.ts";
@@ -36,7 +36,7 @@ export interface WorkerServices {
   settings: SettingReader;
 }
 
-export function createTaskList(deps: TaskDeps & WorkerServices): TaskList & Record<JobName, unknown> {
+export function createTaskList(deps: TaskDeps & WorkerServices): Record<JobName, Task> {
   const tasks: Record<JobName, Task> = {
     "maintenance.cleanupJobs": cleanupJobs(deps.db),
     "maintenance.cleanupSignInState": cleanupSignInState(deps.db),

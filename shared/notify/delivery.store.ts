@@ -3,6 +3,9 @@
 // transaction; an attempt claims the row (a lease, so that two workers never
 // send it at once, and a PENDING status, so that a sent one is never sent
 // again) and records its outcome, with the next attempt's job when it retries.
+// The claim and the outcome commit without waiting for their WAL flush
+// (decision 0122): a crash of the store loses at most the newest of them, and
+// with them the later completion of their job, which then runs again.
 import { type CommonQueryMethods, type FragmentSqlToken, sql } from "slonik";
 import { z } from "zod";
 import { addJob, addKeyedJobs, afterNewest, type FilterTerm, newestFirst, type PageKey, pageTimeColumn, sqlOperator, withPageTime } from "../platform/index.ts";
@@ -61,23 +64,35 @@ const claimedRow = z
   .transform(({ delivery_id, event_time, ...rest }) => ({ ...rest, deliveryId: delivery_id, eventTime: event_time }));
 export type ClaimedDelivery = z.infer<typeof claimedRow>;
 
+/**
+ * A step (CTE) `unflushed` that makes its statement's transaction commit
+ * without waiting for the WAL flush; an update takes it in its FROM list.
+ */
+const unflushed = sql.fragment`unflushed as materialized (select set_config('synchronous_commit', 'off', true))`;
+
 /** Counts an attempt on a PENDING delivery nobody else is sending; undefined when there is none to make. */
 export async function claimDelivery(db: CommonQueryMethods, id: number, leaseMs: number): Promise<ClaimedDelivery | undefined> {
   const row = await db.maybeOne(sql.type(claimedRow)`
+    with ${unflushed}
     update notification_delivery set attempts = attempts + 1, lease_until = now() + make_interval(secs => ${leaseMs / 1000})
+    from unflushed
     where id = ${id} and status = 'PENDING' and (lease_until is null or lease_until < now())
     returning delivery_id::text, channel, event, address, payload, attempts, event_time`);
   return row ?? undefined;
 }
 
 export async function recordSent(db: CommonQueryMethods, id: number): Promise<void> {
-  await db.query(sql.unsafe`update notification_delivery set status = 'SENT', sent_time = now(), last_error = '', lease_until = null where id = ${id}`);
+  await db.query(sql.unsafe`
+    with ${unflushed}
+    update notification_delivery set status = 'SENT', sent_time = now(), last_error = '', lease_until = null from unflushed where id = ${id}`);
 }
 
 /** Records a failed attempt: FAILED when it is final, else PENDING with the next attempt's job at `retryAt`. */
 export async function recordFailure(tx: CommonQueryMethods, id: number, error: string, retryAt: Date | undefined): Promise<void> {
   const status = retryAt ? "PENDING" : "FAILED";
-  await tx.query(sql.unsafe`update notification_delivery set status = ${status}, last_error = ${error}, lease_until = null where id = ${id}`);
+  await tx.query(sql.unsafe`
+    with ${unflushed}
+    update notification_delivery set status = ${status}, last_error = ${error}, lease_until = null from unflushed where id = ${id}`);
   if (retryAt) await addJob(tx, "notify.deliver", { deliveryId: id }, { jobKey: jobKey(id), runAt: retryAt });
 }
 
