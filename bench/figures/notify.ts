@@ -11,7 +11,10 @@
 //     queued while no worker runs; then a worker starts, and the figure is
 //     the 3,000 deliveries over the time from its being ready to the last receipt
 //     (target: all within 10 s, ≥ 300/s). Baseline: 3,000 bare POSTs to the
-//     receiver from this process, as many at once as the worker runs jobs.
+//     receiver from this process, as many at once as the worker runs
+//     deliveries.
+//   - notify.approve_to_running: approve → RUNNING with notifications
+//     configured against none (notify-approvals.ts; target: p99 within 10 %).
 // The server runs with --rate-limit-per-user 0: one user makes every call.
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -20,20 +23,21 @@ import pg from "pg";
 import { adminQuery, apiClient, type Api, createWorkspaceAdmin } from "../harness/api-client.ts";
 import { startChildProcess, startChildServer, type ChildServer } from "../harness/child-server.ts";
 import { Latencies, percentile } from "../harness/load-result.ts";
+import { approvalRow } from "./notify-approvals.ts";
 import { note, ratioOf, type BenchContext, type Figure, type Row, type Target } from "../harness/types.ts";
 
 const LOGIN = { loginId: "bench-notify", password: "Bench-Notify-Pass-9" };
 const EVENTS_TIMED = 200;
 const COMMENTS = 1000;
 const CHANNELS = 3;
-/** The worker's job concurrency (worker/worker.ts DEFAULT_CONCURRENCY): the bare POSTs use as many at once. */
-const WORKER_CONCURRENCY = 5;
+/** The deliveries the worker runs at once (worker/worker.ts DEFAULT_NOTIFY_CONCURRENCY): the bare POSTs use as many at once. */
+const WORKER_CONCURRENCY = 10;
 const LATENCY_TARGETS: Target[] = [{ on: "value", max: 100 }, { on: "p99", max: 500 }];
 const THROUGHPUT_TARGET: Target = { on: "value", min: (COMMENTS * CHANNELS) / 10 };
 
 export const notifyFigure: Figure = {
   name: "notify",
-  description: "event → webhook received latency, and 1,000 events × 3 channels delivered from a queue",
+  description: "event → webhook received latency, 1,000 events × 3 channels delivered from a queue, approve → RUNNING with notifications vs without",
   async run(context: BenchContext): Promise<Row[]> {
     const env = { BENCH_PG_URL: context.databaseUrl, BENCH_SERVER_FLAGS: "--webhook-allow-private --rate-limit-per-user 0", SVC_WEBHOOK_ALLOW_PRIVATE: "true" };
     await createWorkspaceAdmin(context.databaseUrl, LOGIN);
@@ -44,6 +48,7 @@ export const notifyFigure: Figure = {
       server = await startChildServer("server-process.ts", env, context.cpuProfDir);
       worker = await startChildProcess("worker-process.ts", env, context.cpuProfDir);
       const api = await apiClient(server.port, LOGIN);
+      const approvals = await approvalRow(api, LOGIN.loginId, context.databaseUrl, receiver.origin);
       const issue = await prepare(api, context.databaseUrl, receiver.origin);
       const latency = await eventToDelivered(api, receiver);
       const bareLatency = await bareJobPost(context.databaseUrl, receiver);
@@ -56,7 +61,7 @@ export const notifyFigure: Figure = {
       await receiver.until((r) => r.commented >= COMMENTS * CHANNELS);
       const rate = (COMMENTS * CHANNELS) / ((performance.now() - started) / 1000);
       const bareRate = await barePosts(receiver);
-      return [latencyRow(latency, bareLatency), rateRow(rate, bareRate)];
+      return [latencyRow(latency, bareLatency), rateRow(rate, bareRate), approvals];
     } finally {
       await worker?.stop();
       await server?.stop();

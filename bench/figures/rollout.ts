@@ -29,8 +29,8 @@ import { Latencies, percentile } from "../harness/load-result.ts";
 import { note, ratioOf, type BenchContext, type Figure, type Row, type Target } from "../harness/types.ts";
 import { startEmbeddedServer } from "../../test/helpers/postgres-server.ts";
 import { stderrLogger } from "../harness/database.ts";
-import { adminQuery, adopt, apiClient, type Api, createWorkspaceAdmin, type Json } from "../harness/api-client.ts";
-import { userMember } from "../../shared/identity/iam/members.ts";
+import { adminQuery, adopt, apiClient, type Api, createWorkspaceAdmin } from "../harness/api-client.ts";
+import { approveToRunning, prepareApprovals } from "../harness/approvals.ts";
 
 const LOGIN = { loginId: "bench-rollout", password: "Bench-Rollout-Pass-9" };
 /** The instance on the targets' server, and the project its databases move into. */
@@ -64,8 +64,8 @@ export const rolloutFigure: Figure = {
       server = await startChildServer("server-process.ts", env, context.cpuProfDir);
       worker = await startChildProcess("worker-process.ts", env, context.cpuProfDir);
       const api = await apiClient(server.port, LOGIN);
-      await prepareProject(api, targetUrl);
-      const latency = await approveToRunning(api, context.databaseUrl, targetUrl);
+      await prepareApprovals(api, LOGIN.loginId, BENCH_INSTANCE, targetUrl);
+      const latency = await approvalLatencies(api, context.databaseUrl, targetUrl);
       const bare = await bareDispatch(context.databaseUrl);
       const databases = await createTargets(targetUrl);
       await adopt(api, context.databaseUrl, BENCH_INSTANCE, databases);
@@ -135,37 +135,8 @@ async function checkpoint(...serverUrls: string[]): Promise<void> {
   for (const url of serverUrls) await adminQuery(url, "checkpoint");
 }
 
-/**
- * Project `bench` with self-approval allowed and one rule asking a project
- * owner to approve changes in `test` (an AUTOMATIC environment), and an
- * instance on the targets' server.
- */
-async function prepareProject(api: Api, databaseUrl: string): Promise<void> {
-  await api.call("POST", "/v1/projects?projectId=bench", { title: "Bench", allowSelfApproval: true });
-  const policy = await api.call("GET", "/v1/projects/bench:getIamPolicy");
-  await api.call("POST", "/v1/projects/bench:setIamPolicy", {
-    policy: { etag: policy.etag, bindings: [...policy.bindings, { role: "roles/projectOwner", members: [userMember(LOGIN.loginId)] }] },
-  });
-  const rule = { source: "CHANGE_DATABASE", condition: { expression: 'resource.environment_id == "test"' }, template: { title: "test", steps: [{ roles: ["roles/projectOwner"] }] } };
-  await api.call("PATCH", "/v1/settings/WORKSPACE_APPROVAL?updateMask=workspaceApproval.rules", { value: { workspaceApproval: { rules: [rule] } } });
-  const url = new URL(databaseUrl);
-  await api.call("POST", "/v1/instances?instanceId=bench", {
-    engine: "POSTGRES",
-    environment: "environments/test",
-    dataSources: [{ type: "ADMIN", host: url.hostname, port: url.port || "5432", username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) }],
-  });
-}
-
-async function settled(api: Api, issue: string): Promise<Json> {
-  for (;;) {
-    const current = await api.call("GET", `/v1/${issue}`);
-    if (current.approvalStatus !== "CHECKING") return current;
-    await sleep(50);
-  }
-}
-
 /** ApproveIssue sent → the first task run's start_time, APPROVALS times in turn. */
-async function approveToRunning(api: Api, databaseUrl: string, targetUrl: string): Promise<Latencies> {
+async function approvalLatencies(api: Api, databaseUrl: string, targetUrl: string): Promise<Latencies> {
   await adminQuery(targetUrl, `create database ${LATENCY_DATABASE}`);
   await adopt(api, databaseUrl, BENCH_INSTANCE, [LATENCY_DATABASE]);
   const target = `instances/bench/databases/${LATENCY_DATABASE}`;
@@ -173,34 +144,12 @@ async function approveToRunning(api: Api, databaseUrl: string, targetUrl: string
   await client.connect();
   const latencies = new Latencies();
   try {
-    for (let i = 0; i < APPROVALS; i++) {
-      const plan = await api.call("POST", "/v1/projects/bench/plans", { title: `approval ${i}`, specs: [{ changeDatabaseConfig: { targets: [target], statement: "select 1", type: "DATA" } }] });
-      const issue = await settled(api, (await api.call("POST", "/v1/projects/bench/issues", { plan: plan.name })).name);
-      if (issue.approvalStatus !== "PENDING") throw new Error(`issue ${issue.name} is ${issue.approvalStatus}, not PENDING`);
-      const sent = Date.now();
-      await api.call("POST", `/v1/${issue.name}:approve`, {});
-      latencies.add(await firstStart(client, plan.name) - sent);
-    }
+    for (let i = 0; i < APPROVALS; i++) latencies.add(await approveToRunning(api, client, BENCH_INSTANCE.project, target, `approval ${i}`));
   } finally {
     await client.end();
   }
   note(`approve → RUNNING over ${APPROVALS} issues: p50 ${percentile(latencies.sorted(), 50).toFixed(1)} ms, p99 ${percentile(latencies.sorted(), 99).toFixed(1)} ms`);
   return latencies;
-}
-
-/** The start time (epoch ms) of the first task run of the plan's rollout, once it has one. */
-async function firstStart(client: pg.Client, planName: string): Promise<number> {
-  const [, projectId, , planId] = planName.split("/");
-  for (;;) {
-    const { rows } = await client.query<{ started: string | null }>(
-      `select (extract(epoch from min(r.start_time)) * 1000)::text as started
-       from task_run r join rollout o on o.project_id = r.project_id and o.id = r.rollout_id
-       where o.project_id = $1 and o.plan_id = $2`,
-      [projectId, planId],
-    );
-    if (rows[0]?.started) return Number(rows[0].started);
-    await sleep(5);
-  }
 }
 
 /** A bare graphile-worker job: add_job committed → handler started, APPROVALS times. */
