@@ -8,25 +8,20 @@ import { SettingService } from "@gen/svc/v1/setting_service_pb.js";
 import { useState } from "react";
 import { client } from "../../../api/clients.ts";
 import { FormError } from "../../../components/alert.tsx";
-import { Loading } from "../../../components/loading.tsx";
 import { useAction } from "../../../hooks/use-action.ts";
-import { useDocumentTitle } from "../../../hooks/use-document-title.ts";
 import { usePermissions, WORKSPACE } from "../../iam/use-permissions.ts";
 import { type ReceiverAnswer, ReceiverAnswers } from "../settings/receiver-answers.tsx";
 import { SettingCard } from "../settings/setting-card.tsx";
+import { SettingPage } from "../settings/setting-page.tsx";
 import { type EditedSetting, useSetting } from "../settings/use-setting.ts";
 import { imEntryInit, imFields, imTypeName, IM_TYPES, withEntry } from "./im-entries.ts";
 
 export function AppImPage() {
-  useDocumentTitle("Instant messaging");
   const setting = useSetting("appIm");
   return (
-    <section aria-labelledby="im-heading" className="page">
-      <h1 id="im-heading">Instant messaging</h1>
-      {setting.loaded.status === "failed" && <FormError message={setting.loaded.message} />}
-      {setting.loaded.status === "loading" && <Loading />}
+    <SettingPage title="Instant messaging" setting={setting}>
       {setting.payload && IM_TYPES.map((type) => <ImEntryCard key={type} type={type} setting={setting} />)}
-    </section>
+    </SettingPage>
   );
 }
 

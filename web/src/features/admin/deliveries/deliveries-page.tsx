@@ -41,36 +41,34 @@ export function DeliveriesPage() {
 }
 
 function DeliveryCriteriaForm({ onSearch }: { onSearch(criteria: DeliveryCriteria): void }) {
-  const channelId = useId();
-  const statusId = useId();
   const search = (form: FormData) => onSearch({ channel: String(form.get("channel")), event: String(form.get("event")), status: String(form.get("status")) });
   return (
     <form className="criteria" aria-label="Filter deliveries" onSubmit={(event) => (event.preventDefault(), search(new FormData(event.currentTarget)))}>
-      <div className="field">
-        <label htmlFor={channelId}>Channel</label>
-        <select id={channelId} name="channel" defaultValue="">
-          <option value="">Any</option>
-          {CHANNELS.map((channel) => (
-            <option key={channel}>{channel}</option>
-          ))}
-        </select>
-      </div>
+      <AnyOrOne label="Channel" name="channel" values={CHANNELS} />
       <Field label="Event" name="event" placeholder="e.g. issue.approved" />
-      <div className="field">
-        <label htmlFor={statusId}>Status</label>
-        <select id={statusId} name="status" defaultValue="">
-          <option value="">Any</option>
-          {STATUSES.map((status) => (
-            <option key={status}>{status}</option>
-          ))}
-        </select>
-      </div>
+      <AnyOrOne label="Status" name="status" values={STATUSES} />
       <div className="criteria-actions">
         <button type="submit" className="button primary">
           Search
         </button>
       </div>
     </form>
+  );
+}
+
+/** A criterion that is any value ("") or one of `values`. */
+function AnyOrOne({ label, name, values }: { label: string; name: string; values: readonly string[] }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} defaultValue="">
+        <option value="">Any</option>
+        {values.map((value) => (
+          <option key={value}>{value}</option>
+        ))}
+      </select>
+    </div>
   );
 }
 

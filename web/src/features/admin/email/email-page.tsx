@@ -7,13 +7,12 @@ import { useState } from "react";
 import { client } from "../../../api/clients.ts";
 import { Alert, FormError } from "../../../components/alert.tsx";
 import { Field } from "../../../components/field.tsx";
-import { Loading } from "../../../components/loading.tsx";
 import { SubmitButton } from "../../../components/submit-button.tsx";
 import { useAction } from "../../../hooks/use-action.ts";
-import { useDocumentTitle } from "../../../hooks/use-document-title.ts";
 import { usePermissions, WORKSPACE } from "../../iam/use-permissions.ts";
 import { SettingForm } from "../settings/setting-form.tsx";
 import type { SettingField } from "../settings/setting-fields.ts";
+import { SettingPage } from "../settings/setting-page.tsx";
 import { useSetting } from "../settings/use-setting.ts";
 
 const EMAIL_FIELDS: readonly SettingField[] = [
@@ -46,17 +45,13 @@ const EMAIL_FIELDS: readonly SettingField[] = [
 ];
 
 export function EmailPage() {
-  useDocumentTitle("E-mail");
   const setting = useSetting("email");
   const permissions = usePermissions(WORKSPACE, ["bb.settings.set"]);
   return (
-    <section aria-labelledby="email-heading" className="page">
-      <h1 id="email-heading">E-mail</h1>
-      {setting.loaded.status === "failed" && <FormError message={setting.loaded.message} />}
-      {setting.loaded.status === "loading" && <Loading />}
+    <SettingPage title="E-mail" setting={setting}>
       <SettingForm setting={setting} schema={EmailSettingSchema} heading="SMTP server" fields={EMAIL_FIELDS} />
       {setting.payload && permissions.can("bb.settings.set") && <EmailTest />}
-    </section>
+    </SettingPage>
   );
 }
 

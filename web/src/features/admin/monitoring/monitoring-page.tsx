@@ -8,19 +8,17 @@ import { SettingService } from "@gen/svc/v1/setting_service_pb.js";
 import { useState } from "react";
 import { client } from "../../../api/clients.ts";
 import { Alert, FormError } from "../../../components/alert.tsx";
-import { Loading } from "../../../components/loading.tsx";
 import { SubmitButton } from "../../../components/submit-button.tsx";
 import { type Action, useAction } from "../../../hooks/use-action.ts";
-import { useDocumentTitle } from "../../../hooks/use-document-title.ts";
 import { usePermissions, WORKSPACE } from "../../iam/use-permissions.ts";
 import { WriteRefusal } from "../components/write-refusal.tsx";
 import { type ReceiverAnswer, ReceiverAnswers } from "../settings/receiver-answers.tsx";
+import { SettingPage } from "../settings/setting-page.tsx";
 import { useSetting } from "../settings/use-setting.ts";
 import { WebhookFields } from "./webhook-fields.tsx";
 import { rowsOf, type WebhookRow, webhooksOf } from "./webhook-rows.ts";
 
 export function MonitoringPage() {
-  useDocumentTitle("Monitoring webhooks");
   const setting = useSetting("monitoring");
   const mayEdit = usePermissions(WORKSPACE, ["bb.settings.set"]).can("bb.settings.set");
   // Outside the list, which a save fills afresh.
@@ -33,11 +31,8 @@ export function MonitoringPage() {
       setSaved(true);
     });
   return (
-    <section aria-labelledby="monitoring-heading" className="page">
-      <h1 id="monitoring-heading">Monitoring webhooks</h1>
+    <SettingPage title="Monitoring webhooks" setting={setting}>
       <p className="hint">Each webhook receives the workspace's events as JSON, signed in X-Svc-Signature (HMAC-SHA256 with its secret).</p>
-      {setting.loaded.status === "failed" && <FormError message={setting.loaded.message} />}
-      {setting.loaded.status === "loading" && <Loading />}
       {setting.payload && (
         <WebhookList
           key={setting.etag}
@@ -50,7 +45,7 @@ export function MonitoringPage() {
         />
       )}
       {setting.payload && mayEdit && <MonitoringTest />}
-    </section>
+    </SettingPage>
   );
 }
 

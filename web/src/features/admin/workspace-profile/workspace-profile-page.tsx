@@ -3,13 +3,11 @@
 // kept; and the password policy (§5.3). One setting read once for both cards,
 // so that saving one does not leave the other with a stale etag.
 import { WorkspaceProfileSetting_DatabaseChangeMode, WorkspaceProfileSettingSchema } from "@gen/svc/v1/setting_workspace_pb.js";
-import { FormError } from "../../../components/alert.tsx";
-import { Loading } from "../../../components/loading.tsx";
-import { useDocumentTitle } from "../../../hooks/use-document-title.ts";
 import { refreshBanners } from "../../shell/banners.tsx";
 import { refreshActuatorInfo } from "../../workspace/actuator-info.ts";
 import { SettingForm } from "../settings/setting-form.tsx";
 import type { SettingField } from "../settings/setting-fields.ts";
+import { SettingPage } from "../settings/setting-page.tsx";
 import { useSetting } from "../settings/use-setting.ts";
 
 const DURATION = "A duration such as 30s, 15m, 1h or 7d; 0s keeps them for ever.";
@@ -50,15 +48,11 @@ function showProfileChange() {
 }
 
 export function WorkspaceProfilePage() {
-  useDocumentTitle("Workspace profile");
   const setting = useSetting("workspaceProfile");
   return (
-    <section aria-labelledby="profile-heading" className="page">
-      <h1 id="profile-heading">Workspace profile</h1>
-      {setting.loaded.status === "failed" && <FormError message={setting.loaded.message} />}
-      {setting.loaded.status === "loading" && <Loading />}
+    <SettingPage title="Workspace profile" setting={setting}>
       <SettingForm setting={setting} schema={WorkspaceProfileSettingSchema} heading="Profile" fields={PROFILE_FIELDS} onSaved={showProfileChange} />
       <SettingForm setting={setting} schema={WorkspaceProfileSettingSchema} heading="Password policy" fields={PASSWORD_FIELDS} />
-    </section>
+    </SettingPage>
   );
 }
