@@ -17,7 +17,7 @@ const SqlEditorPage = lazy(() => import("../features/sql-editor/sql-editor-page.
 // The administration pages, a chunk of their own.
 const AdminRoutes = lazy(() => import("../features/admin/admin-routes.tsx"));
 
-// A project's members, databases and schemas, a chunk of their own.
+// A project's members, databases, schemas, releases and webhooks, a chunk of their own.
 const ProjectRoutes = lazy(() => import("../features/projects/project-routes.tsx"));
 
 // The page creating a change, a chunk of its own: the SQL field (CodeMirror) loads only with it.
@@ -43,7 +43,7 @@ export default function ConsoleRoutes() {
           </Suspense>
         </Route>
         <Route path={paths.issue} component={IssuePage} />
-        {[paths.projectMembers, `${paths.projectDatabases}/*?`].map((path) => (
+        {[paths.projectMembers, `${paths.projectDatabases}/*?`, `${paths.projectReleases}/*?`, paths.projectWebhooks].map((path) => (
           <Route key={path} path={path}>
             <Suspense fallback={<Loading />}>
               <ProjectRoutes />

@@ -24,6 +24,16 @@ export const paths = {
   projectDatabases: "/projects/:project/databases",
   /** One database's schema: `/projects/<project>/databases/<instance>/<database>`. */
   databaseSchema: "/projects/:project/databases/:instance/:database",
+  /** The versions applied to one database (its revisions). */
+  databaseRevisions: "/projects/:project/databases/:instance/:database/revisions",
+  /** One revision of a database, with the statement of its release file. */
+  databaseRevision: "/projects/:project/databases/:instance/:database/revisions/:revision",
+  /** A project's releases. */
+  projectReleases: "/projects/:project/releases",
+  /** One release: its files with their statements and checksums. */
+  release: "/projects/:project/releases/:release",
+  /** A project's webhooks. */
+  projectWebhooks: "/projects/:project/webhooks",
 } as const;
 
 /** Pages anyone may open, whatever the session. */

@@ -2,13 +2,14 @@
 // needs bb.databases.getSchema): its schemas, their tables with columns, and
 // their views, as the last sync found them.
 import { DatabaseService, type SchemaMetadata, type TableMetadata } from "@gen/svc/v1/database_service_pb.js";
-import { useParams } from "wouter";
+import { Link, useParams } from "wouter";
 import { client } from "../../api/clients.ts";
 import { FormError } from "../../components/alert.tsx";
 import { ListTable } from "../../components/list-table.tsx";
 import { Loading } from "../../components/loading.tsx";
 import { useDocumentTitle } from "../../hooks/use-document-title.ts";
 import { useLoad } from "../../hooks/use-load.ts";
+import { pathOf, paths } from "../../routes/paths.ts";
 import { ProjectLinks } from "./project-links.tsx";
 
 export function DatabaseSchemaPage() {
@@ -22,6 +23,9 @@ export function DatabaseSchemaPage() {
         Schema of {database} <span className="hint">on {instance}</span>
       </h1>
       <ProjectLinks project={project} />
+      <p>
+        <Link href={pathOf(paths.databaseRevisions, { project, instance, database })}>Revisions of {database}</Link>
+      </p>
       {metadata.status === "loading" && <Loading />}
       {metadata.status === "failed" && <FormError message={metadata.message} />}
       {metadata.status === "done" &&
