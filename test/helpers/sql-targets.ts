@@ -57,9 +57,9 @@ export interface SqlTargets {
   close(): Promise<void>;
 }
 
-/** Starts the server and the targets; `pgSetup` and `mySetup` are run on the new databases first. */
-export async function startSqlTargets(pgSetup: string[], mySetup: (database: string) => string[]): Promise<SqlTargets> {
-  const app = await startTestApp({ bootstrap: ADMIN });
+/** Starts the server (with `flags`) and the targets; `pgSetup` and `mySetup` are run on the new databases first. */
+export async function startSqlTargets(pgSetup: string[], mySetup: (database: string) => string[], flags: string[] = []): Promise<SqlTargets> {
+  const app = await startTestApp({ bootstrap: ADMIN, flags });
   const rest = restClient(app.baseUrl);
   const admin = await signInFirstAdmin(rest);
   const pgTarget = await createPgTarget(pgSetup);

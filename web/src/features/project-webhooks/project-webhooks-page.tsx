@@ -40,6 +40,7 @@ export function ProjectWebhooksPage() {
 
   const done = (message: string) => {
     setNews(message);
+    test.clear();
     setEditing({ mode: "none" });
     list.reload();
   };

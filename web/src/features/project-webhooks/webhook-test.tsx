@@ -25,7 +25,9 @@ export function useWebhookTest() {
       setLast({ title: webhook.title, answer: { receiver: webhook.urlShown, status: reply.status, body: reply.body, error: reply.error } });
     });
   };
-  return { send, pending: action.pending, view: <WebhookTestAnswer testing={testing} error={action.error} last={last} /> };
+  /** Forgets the last answer (the list changed). */
+  const clear = () => (action.dismiss(), setLast(undefined));
+  return { send, clear, pending: action.pending, view: <WebhookTestAnswer testing={testing} error={action.error} last={last} /> };
 }
 
 function WebhookTestAnswer({ testing, error, last }: { testing: string | undefined; error: string | undefined; last: TestAnswer | undefined }) {

@@ -1,8 +1,9 @@
 // What a finished SQL call leaves on the page.
-import type { QueryResult } from "@gen/svc/v1/sql_service_pb.js";
+import type { ExecutedStatement, QueryResult } from "@gen/svc/v1/sql_service_pb.js";
 import type { ExportedFile } from "./export-file.ts";
 
 export type Outcome =
   | { kind: "query"; results: QueryResult[] }
   | { kind: "explain"; plan: string; analyze: boolean }
-  | { kind: "export"; file: ExportedFile };
+  | { kind: "export"; file: ExportedFile }
+  | { kind: "execute"; statements: ExecutedStatement[] };

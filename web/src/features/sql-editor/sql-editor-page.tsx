@@ -1,8 +1,9 @@
 // The SQL Editor (contract §14, §19.1, §19.2): a database, statements in a
 // CodeMirror field, and read calls on them — Query (one result per
 // statement), Explain (the plan, analyzed on request) and Export (a file in
-// each format); the user's history on that database beside them. Only the
-// calls the user's permissions on the database allow are offered.
+// each format) — and, in EDITOR mode, Execute (writes); the user's history on
+// that database beside them. Only the calls the user's permissions on the
+// database allow are offered.
 import { Engine } from "@gen/svc/v1/instance_service_pb.js";
 import type { Database } from "@gen/svc/v1/database_service_pb.js";
 import { ExportRequest_Format, SQLService } from "@gen/svc/v1/sql_service_pb.js";
@@ -12,7 +13,9 @@ import { SqlEditorField, type SqlEditorHandle } from "../../components/sql-edito
 import { useDocumentTitle } from "../../hooks/use-document-title.ts";
 import { usePermissions, WORKSPACE } from "../iam/use-permissions.ts";
 import "../../styles/sql-editor.css";
+import { useDatabaseChangeMode } from "./change-mode.ts";
 import { DatabasePicker } from "./database-picker.tsx";
+import { ExecuteAction } from "./execute-action.tsx";
 import { downloadExport } from "./export-file.ts";
 import type { Outcome } from "./outcome.ts";
 import { QueryHistoryList } from "./query-history.tsx";
@@ -39,12 +42,14 @@ export function SqlEditorPage() {
   const running = sqlCall.state.status === "running";
   const permissions = usePermissions(database?.name ?? WORKSPACE, SQL_PERMISSIONS);
   const can = (permission: (typeof SQL_PERMISSIONS)[number]) => Boolean(database) && permissions.ready && permissions.can(permission);
+  const changeMode = useDatabaseChangeMode(can("bb.sql.admin"));
 
-  /** Starts `call` on the editor's runnable text, or says what is missing. */
-  const begin = (call: Call, run: (name: string, statement: string, signal: AbortSignal) => Promise<Outcome>) => {
-    const statement = editor.current?.runnable() ?? "";
+  const runnable = () => editor.current?.runnable() ?? "";
+  const noStatement = () => sqlCall.fail("Write a statement first: the selection, else the statement under the cursor, is run.");
+  /** Starts `call` on `statement` (by default the editor's runnable text), or says what is missing. */
+  const begin = (call: Call, run: (name: string, statement: string, signal: AbortSignal) => Promise<Outcome>, statement = runnable()) => {
     if (!database) return sqlCall.fail("Choose a database first.");
-    if (!statement) return sqlCall.fail("Write a statement first: the selection, else the statement under the cursor, is run.");
+    if (!statement) return noStatement();
     sqlCall.start(call, async (signal) => {
       try {
         return await run(database.name, statement, signal);
@@ -69,6 +74,15 @@ export function SqlEditorPage() {
       kind: "export",
       file: await downloadExport({ name, statement, format: ExportRequest_Format[format] }, signal),
     }));
+  const runExecute = (statement: string) =>
+    begin(
+      "execute",
+      async (name, text, signal) => {
+        const reply = await client(SQLService).execute({ name, statement: text }, { signal });
+        return { kind: "execute", statements: reply.statements };
+      },
+      statement,
+    );
 
   return (
     <section aria-labelledby={headingId} className="page sql-editor-page">
@@ -124,6 +138,9 @@ export function SqlEditorPage() {
                   Export
                 </button>
               </div>
+            )}
+            {database && can("bb.sql.admin") && (
+              <ExecuteAction mode={changeMode} database={database.name} running={running} statement={runnable} onMissing={noStatement} onExecute={runExecute} />
             )}
             {running && (
               <button type="button" className="button" onClick={sqlCall.cancel}>

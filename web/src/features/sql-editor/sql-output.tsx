@@ -1,12 +1,13 @@
 // What the last call answered: each statement's result, the plan, the file
-// exported, or the refusal with the server's message.
+// exported, the statements executed, or the refusal with the server's message.
 import { Alert } from "../../components/alert.tsx";
 import { Loading } from "../../components/loading.tsx";
+import { ExecutedStatements } from "./executed-statements.tsx";
 import { QueryResultView } from "./query-result-view.tsx";
 import type { Outcome } from "./outcome.ts";
 import type { CallState } from "./use-sql-call.ts";
 
-const RUNNING = { query: "Running…", explain: "Reading the plan…", export: "Exporting…" } as const;
+const RUNNING = { query: "Running…", explain: "Reading the plan…", export: "Exporting…", execute: "Executing…" } as const;
 
 export function SqlOutput({ state }: { state: CallState<Outcome> }) {
   switch (state.status) {
@@ -49,5 +50,7 @@ function OutcomeView({ outcome }: { outcome: Outcome }) {
           {outcome.file.maskedColumns > 0 && `; ${outcome.file.maskedColumns} masked ${outcome.file.maskedColumns === 1 ? "column" : "columns"}`}.
         </Alert>
       );
+    case "execute":
+      return <ExecutedStatements statements={outcome.statements} />;
   }
 }

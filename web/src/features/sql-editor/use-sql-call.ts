@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { errorMessage } from "../../api/errors.ts";
 
-export type Call = "query" | "explain" | "export";
+export type Call = "query" | "explain" | "export" | "execute";
 
 export type CallState<T> =
   | { status: "idle" }
