@@ -8,15 +8,17 @@ import { NotFoundPage } from "../shell/not-found-page.tsx";
 import { type Permissions, usePermissions, WORKSPACE } from "../iam/use-permissions.ts";
 import { ADMIN_ROOT, ADMIN_SECTIONS, adminPath, adminSections } from "./admin-sections.ts";
 import { AppImPage } from "./app-im/app-im-page.tsx";
+import { ApprovalRulesPage } from "./approval/approval-rules-page.tsx";
 import { AuditLogPage } from "./audit-log/audit-log-page.tsx";
 import { DeliveriesPage } from "./deliveries/deliveries-page.tsx";
 import { EmailPage } from "./email/email-page.tsx";
 import { EmergencyPausePage } from "./emergency-pause/emergency-pause-page.tsx";
+import { MaintenanceWindowPage } from "./maintenance-window/maintenance-window-page.tsx";
 import { InstancesPage } from "./instances/instances-page.tsx";
 import { MembersPage } from "./members/members-page.tsx";
 import { MonitoringPage } from "./monitoring/monitoring-page.tsx";
 import { WorkspaceProfilePage } from "./workspace-profile/workspace-profile-page.tsx";
-import { EnvironmentsPage } from "../inventory/environments-page.tsx";
+import { EnvironmentsPage } from "./environments/environments-page.tsx";
 import { GroupsPage } from "../people/groups-page.tsx";
 import { IdentityProvidersPage } from "../people/identity-providers-page.tsx";
 import { UsersPage } from "../people/users-page.tsx";
@@ -50,6 +52,8 @@ export default function AdminRoutes() {
           <Route path={adminPath(adminSections.email)} component={EmailPage} />
           <Route path={adminPath(adminSections.appIm)} component={AppImPage} />
           <Route path={adminPath(adminSections.monitoring)} component={MonitoringPage} />
+          <Route path={adminPath(adminSections.approvalRules)} component={ApprovalRulesPage} />
+          <Route path={adminPath(adminSections.maintenanceWindow)} component={MaintenanceWindowPage} />
           <Route path={adminPath(adminSections.deliveries)} component={DeliveriesPage} />
           <Route path={adminPath(adminSections.environments)} component={EnvironmentsPage} />
           <Route path={adminPath(adminSections.users)} component={UsersPage} />

@@ -23,6 +23,8 @@ export const adminSections = {
   email: { path: "/email", title: "E-mail", permission: "bb.settings.set" },
   appIm: { path: "/instant-messaging", title: "Instant messaging", permission: "bb.settings.set" },
   monitoring: { path: "/monitoring", title: "Monitoring webhooks", permission: "bb.settings.set" },
+  approvalRules: { path: "/approval-rules", title: "Approval rules", permission: "bb.settings.set" },
+  maintenanceWindow: { path: "/maintenance-window", title: "Maintenance window", permission: "bb.settings.set" },
   deliveries: { path: "/notification-deliveries", title: "Notification deliveries", permission: "bb.settings.set" },
   environments: { path: "/environments", title: "Environments", permission: "bb.settings.get" },
   users: { path: "/users", title: "Users", permission: "bb.users.list" },

@@ -3,9 +3,7 @@
 // as the whole policy under the etag read. A write over someone else's
 // change is refused (aborted) and the page offers the current version.
 import type { Binding, IamPolicy } from "@gen/svc/v1/iam_policy_pb.js";
-import { type Role, RoleService } from "@gen/svc/v1/role_service_pb.js";
 import { useState } from "react";
-import { client } from "../../../api/clients.ts";
 import { FormError } from "../../../components/alert.tsx";
 import { ListTable } from "../../../components/list-table.tsx";
 import { Loading } from "../../../components/loading.tsx";
@@ -13,6 +11,7 @@ import { useLoad } from "../../../hooks/use-load.ts";
 import { forgetPermissions, type Permission, usePermissions } from "../../iam/use-permissions.ts";
 import { useAction } from "../../../hooks/use-action.ts";
 import { WriteRefusal } from "../components/write-refusal.tsx";
+import { allRoles } from "./all-roles.ts";
 import { GrantForm } from "./grant-form.tsx";
 import { memberLabel, revoke } from "./policy-edit.ts";
 
@@ -23,10 +22,6 @@ export interface PolicySource {
   setPermission: Permission;
   read(signal: AbortSignal): Promise<IamPolicy>;
   write(bindings: Binding[], etag: string): Promise<IamPolicy>;
-}
-
-async function allRoles(signal: AbortSignal): Promise<Role[]> {
-  return (await client(RoleService).listRoles({ pageSize: 1000 }, { signal })).roles;
 }
 
 /** The expiry a condition states, when it states one. */

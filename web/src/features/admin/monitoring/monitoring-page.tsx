@@ -7,11 +7,11 @@ import { create } from "@bufbuild/protobuf";
 import { SettingService } from "@gen/svc/v1/setting_service_pb.js";
 import { useState } from "react";
 import { client } from "../../../api/clients.ts";
-import { Alert, FormError } from "../../../components/alert.tsx";
-import { SubmitButton } from "../../../components/submit-button.tsx";
-import { type Action, useAction } from "../../../hooks/use-action.ts";
+import { FormError } from "../../../components/alert.tsx";
+import { useAction } from "../../../hooks/use-action.ts";
 import { usePermissions, WORKSPACE } from "../../iam/use-permissions.ts";
-import { WriteRefusal } from "../components/write-refusal.tsx";
+import { DraftSettingForm } from "../settings/draft-setting-form.tsx";
+import { type ListEdits, listEdits } from "../settings/list-edits.ts";
 import { type ReceiverAnswer, ReceiverAnswers } from "../settings/receiver-answers.tsx";
 import { SettingPage } from "../settings/setting-page.tsx";
 import { useSetting } from "../settings/use-setting.ts";
@@ -20,62 +20,35 @@ import { rowsOf, type WebhookRow, webhooksOf } from "./webhook-rows.ts";
 
 export function MonitoringPage() {
   const setting = useSetting("monitoring");
-  const mayEdit = usePermissions(WORKSPACE, ["bb.settings.set"]).can("bb.settings.set");
-  // Outside the list, which a save fills afresh.
-  const write = useAction();
-  const [saved, setSaved] = useState(false);
-  const save = (rows: WebhookRow[]) =>
-    void write.run(async () => {
-      setSaved(false);
-      await setting.save(create(MonitoringSettingSchema, { webhooks: webhooksOf(rows) }), ["webhooks"]);
-      setSaved(true);
-    });
+  const mayTest = usePermissions(WORKSPACE, ["bb.settings.set"]).can("bb.settings.set");
   return (
     <SettingPage title="Monitoring webhooks" setting={setting}>
       <p className="hint">Each webhook receives the workspace's events as JSON, signed in X-Svc-Signature (HMAC-SHA256 with its secret).</p>
-      {setting.payload && (
-        <WebhookList
-          key={setting.etag}
-          initial={rowsOf(setting.payload)}
-          mayEdit={mayEdit}
-          write={write}
-          saved={saved}
-          onSave={save}
-          onReload={() => (write.dismiss(), setSaved(false), setting.reload())}
-        />
-      )}
-      {setting.payload && mayEdit && <MonitoringTest />}
+      <DraftSettingForm
+        setting={setting}
+        label="Webhooks"
+        draftOf={rowsOf}
+        // Written whole: a secret typed is a change the read cannot show.
+        changesOf={(rows) => ({ payload: create(MonitoringSettingSchema, { webhooks: webhooksOf(rows) }), fields: ["webhooks"] })}
+      >
+        {(rows, setRows) => <WebhookList rows={rows} edits={listEdits(rows, setRows)} />}
+      </DraftSettingForm>
+      {setting.payload && mayTest && <MonitoringTest />}
     </SettingPage>
   );
 }
 
-interface WebhookListProps {
-  initial: WebhookRow[];
-  mayEdit: boolean;
-  write: Action;
-  saved: boolean;
-  onSave(rows: WebhookRow[]): void;
-  onReload(): void;
-}
-
-function WebhookList({ initial, mayEdit, write, saved, onSave, onReload }: WebhookListProps) {
-  const [rows, setRows] = useState(initial);
-  const edit = (index: number, change: Partial<WebhookRow>) => setRows(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
+function WebhookList({ rows, edits }: { rows: readonly WebhookRow[]; edits: ListEdits<WebhookRow> }) {
   return (
-    <form className="admin-card" aria-label="Webhooks" onSubmit={(event) => (event.preventDefault(), onSave(rows))}>
-      <fieldset disabled={!mayEdit} className="setting-fields">
-        {rows.length === 0 && <p className="empty">No webhook yet.</p>}
-        {rows.map((row, index) => (
-          <WebhookFields key={index} number={index + 1} row={row} onChange={(change) => edit(index, change)} onRemove={() => setRows(rows.filter((_, i) => i !== index))} />
-        ))}
-        <button type="button" className="button" onClick={() => setRows([...rows, { url: "", secret: "", secretSet: false, events: "" }])}>
-          Add a webhook
-        </button>
-      </fieldset>
-      <WriteRefusal action={write} onReload={onReload} />
-      {saved && <Alert tone="success">Saved.</Alert>}
-      {mayEdit && <SubmitButton pending={write.pending}>Save webhooks</SubmitButton>}
-    </form>
+    <>
+      {rows.length === 0 && <p className="empty">No webhook yet.</p>}
+      {rows.map((row, index) => (
+        <WebhookFields key={index} number={index + 1} row={row} onChange={(change) => edits.change(index, change)} onRemove={() => edits.remove(index)} />
+      ))}
+      <button type="button" className="button" onClick={() => edits.add({ url: "", secret: "", secretSet: false, events: "" })}>
+        Add a webhook
+      </button>
+    </>
   );
 }
 

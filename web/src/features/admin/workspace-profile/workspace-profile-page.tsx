@@ -1,8 +1,12 @@
 // The workspace profile (contract §7.2): its title and address, the
 // watermark, how changes are made, the SQL Editor's limits, how long logs are
-// kept; and the password policy (§5.3). One setting read once for both cards,
+// kept; the announcement the banner shows; and the password policy (§5.3). One setting read once for both cards,
 // so that saving one does not leave the other with a stale etag.
-import { WorkspaceProfileSetting_DatabaseChangeMode, WorkspaceProfileSettingSchema } from "@gen/svc/v1/setting_workspace_pb.js";
+import {
+  WorkspaceProfileSetting_Announcement_Level as AnnouncementLevel,
+  WorkspaceProfileSetting_DatabaseChangeMode,
+  WorkspaceProfileSettingSchema,
+} from "@gen/svc/v1/setting_workspace_pb.js";
 import { refreshBanners } from "../../shell/banners.tsx";
 import { refreshActuatorInfo } from "../../workspace/actuator-info.ts";
 import { SettingForm } from "../settings/setting-form.tsx";
@@ -41,6 +45,21 @@ const PASSWORD_FIELDS: readonly SettingField[] = [
   { path: "passwordRestriction.passwordRotation", label: "Password expires after", kind: "text", hint: "A duration such as 90d; 0s never." },
 ];
 
+const ANNOUNCEMENT_FIELDS: readonly SettingField[] = [
+  { path: "announcement.text", label: "Announcement text", kind: "text", hint: "Shown above every page to everyone signed in; empty for none." },
+  {
+    path: "announcement.level",
+    label: "Announcement level",
+    kind: "select",
+    choices: [
+      { value: AnnouncementLevel.INFO, label: "Information" },
+      { value: AnnouncementLevel.WARNING, label: "Warning" },
+      { value: AnnouncementLevel.CRITICAL, label: "Critical" },
+    ],
+  },
+  { path: "announcement.link", label: "Announcement link", kind: "url", hint: "Where its \"More\" leads; empty for none." },
+];
+
 /** The header's title and the banners read the profile too. */
 function showProfileChange() {
   refreshActuatorInfo();
@@ -52,6 +71,7 @@ export function WorkspaceProfilePage() {
   return (
     <SettingPage title="Workspace profile" setting={setting}>
       <SettingForm setting={setting} schema={WorkspaceProfileSettingSchema} heading="Profile" fields={PROFILE_FIELDS} onSaved={showProfileChange} />
+      <SettingForm setting={setting} schema={WorkspaceProfileSettingSchema} heading="Announcement" fields={ANNOUNCEMENT_FIELDS} onSaved={showProfileChange} />
       <SettingForm setting={setting} schema={WorkspaceProfileSettingSchema} heading="Password policy" fields={PASSWORD_FIELDS} />
     </SettingPage>
   );
