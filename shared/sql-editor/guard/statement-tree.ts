@@ -8,7 +8,10 @@ export type Tree = Record<string, any>;
 export interface ReadStatement {
   /** As the target receives it. */
   text: string;
-  /** The parsed statement; undefined for a MySQL SHOW the grammars lack (read by the guard from its words). */
+  /**
+   * The parsed statement; undefined for a MySQL SHOW the grammars lack (read by the guard from its words).
+   * A MySQL read the guard's fast path let through is parsed on first reading (which may throw the guard's refusal).
+   */
   tree: Tree | undefined;
 }
 
