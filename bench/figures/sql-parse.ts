@@ -4,7 +4,8 @@
 // against the engine's parser alone on the same statements (PostgreSQL:
 // libpg-query's parseSync of the whole script; MySQL: node-sql-parser's
 // astify of each statement as the guard calls it, split beforehand), in this
-// process. p50 of the
+// process. MySQL's guard takes these reads by its fast path (a lexer,
+// docs/decisions/0127) and parses none of them. p50 of the
 // runs in the measured window after a warm-up (at least 20 runs); target ≤ 10 ms.
 import { loadModule, parseSync } from "libpg-query";
 import type { Engine } from "../../shared/inventory/engine/target.ts";
