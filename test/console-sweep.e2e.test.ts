@@ -48,8 +48,12 @@ const PAGES: readonly SweptPage[] = [
   { name: "project-members", path: () => "/projects/default/members" },
   { name: "project-databases", path: () => "/projects/default/databases" },
   { name: "database-schema", path: (seed) => `/projects/default/databases/${seed.instance}/${seed.database}` },
+  { name: "database-revisions", path: (seed) => `/projects/default/databases/${seed.instance}/${seed.database}/revisions` },
+  { name: "project-releases", path: () => "/projects/default/releases" },
+  { name: "project-webhooks", path: () => "/projects/default/webhooks" },
   { name: "sql-editor", path: () => "/sql-editor", keyboard: true },
   { name: "account", path: () => "/account" },
+  { name: "forgot-password", path: () => "/auth/forgot-password" },
 ];
 
 const SIZES = [
