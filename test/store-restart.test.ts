@@ -41,6 +41,7 @@ describe("a restart of the metadata store mid-rollout", () => {
     return rows[0]!.n as number;
   };
   /** The job pools' presence locks held in the store (one per running pool). */
+  const RUNNERS_PER_WORKER = 2;
   const presenceLocks = async () => {
     const { rows } = await adminQuery(`select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = ${JOB_POOL_LOCK_CLASS} and objsubid = 2 and database = (select oid from pg_database where datname = current_database())`, harness.app.database.url);
     return rows[0]!.n as number;
@@ -104,7 +105,8 @@ describe("a restart of the metadata store mid-rollout", () => {
     assert.equal(run.state, "DONE", JSON.stringify(run));
     const { rows } = (await target.query("select count(*)::int as n from after_outage")) as { rows: Json[] };
     assert.equal(rows[0]!.n, 1, "applied exactly once");
-    // Only the running pool holds its presence lock: the stopped one let its lock go.
-    await eventually(async () => (await presenceLocks()) === 1);
+    // Only the running pools hold their presence locks — the worker's two runners,
+    // one for jobs and one for notification deliveries: the stopped one let its lock go.
+    await eventually(async () => (await presenceLocks()) === RUNNERS_PER_WORKER);
   });
 });
