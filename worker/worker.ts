@@ -56,6 +56,12 @@ export async function startWorker(deps: WorkerDeps): Promise<Worker> {
   // two flushes per job. The jobs themselves are added in the application's
   // transactions, which stay synchronous.
   const pool = new pg.Pool({ connectionString: deps.url, max: concurrency + notifyConcurrency + 4, application_name: "svc worker", options: "-c synchronous_commit=off" });
+  // graphile-worker listens for the pool's errors only while a runner runs;
+  // the pool outlives its runners (a store outage stops them until the
+  // supervisor replaces them), and an idle client's error with no listener
+  // would end the process.
+  pool.on("error", (error) => logger.warn({ error }, "job queue connection error"));
+  pool.on("connect", (client) => client.on("error", (error) => logger.warn({ error }, "job queue client error")));
   const presence = await PoolPresence.open(deps.url, logger);
   const events: WorkerEvents = new EventEmitter();
   // Emitted when the pool is made, before it asks for a job.
