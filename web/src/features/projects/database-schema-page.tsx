@@ -2,30 +2,22 @@
 // needs bb.databases.getSchema): its schemas, their tables with columns, and
 // their views, as the last sync found them.
 import { DatabaseService, type SchemaMetadata, type TableMetadata } from "@gen/svc/v1/database_service_pb.js";
-import { Link, useParams } from "wouter";
 import { client } from "../../api/clients.ts";
 import { FormError } from "../../components/alert.tsx";
 import { ListTable } from "../../components/list-table.tsx";
 import { Loading } from "../../components/loading.tsx";
-import { useDocumentTitle } from "../../hooks/use-document-title.ts";
 import { useLoad } from "../../hooks/use-load.ts";
-import { pathOf, paths } from "../../routes/paths.ts";
-import { ProjectLinks } from "./project-links.tsx";
+import { paths } from "../../routes/paths.ts";
+import { DatabasePageHeader, useDatabaseRoute } from "./database-page-header.tsx";
 
 export function DatabaseSchemaPage() {
-  const { project = "", instance = "", database = "" } = useParams<{ project: string; instance: string; database: string }>();
-  useDocumentTitle(`Schema of ${database}`);
+  const route = useDatabaseRoute();
+  const { instance, database } = route;
   const name = `instances/${instance}/databases/${database}/metadata`;
   const metadata = useLoad((signal) => client(DatabaseService).getDatabaseMetadata({ name }, { signal }), [name]);
   return (
     <section aria-labelledby="schema-heading" className="page">
-      <h1 id="schema-heading">
-        Schema of {database} <span className="hint">on {instance}</span>
-      </h1>
-      <ProjectLinks project={project} />
-      <p>
-        <Link href={pathOf(paths.databaseRevisions, { project, instance, database })}>Revisions of {database}</Link>
-      </p>
+      <DatabasePageHeader headingId="schema-heading" title="Schema" route={route} neighbour={{ path: paths.databaseRevisions, label: "Revisions" }} />
       {metadata.status === "loading" && <Loading />}
       {metadata.status === "failed" && <FormError message={metadata.message} />}
       {metadata.status === "done" &&

@@ -8,10 +8,9 @@ import { client } from "../../api/clients.ts";
 import { FormError } from "../../components/alert.tsx";
 import { Loading } from "../../components/loading.tsx";
 import { TimeText } from "../../components/time-text.tsx";
-import { useDocumentTitle } from "../../hooks/use-document-title.ts";
 import { useLoad } from "../../hooks/use-load.ts";
 import { pathOf, paths } from "../../routes/paths.ts";
-import { ProjectLinks } from "../projects/project-links.tsx";
+import { DatabasePageHeader, useDatabaseRoute } from "../projects/database-page-header.tsx";
 import { lastId } from "./release-names.ts";
 import { StatementText } from "./statement-text.tsx";
 
@@ -28,20 +27,15 @@ async function readRevision(name: string, signal: AbortSignal): Promise<Revision
 }
 
 export function RevisionPage() {
-  const { project = "", instance = "", database = "", revision: id = "" } = useParams<{ project: string; instance: string; database: string; revision: string }>();
+  const route = useDatabaseRoute();
+  const { project, instance, database } = route;
+  const id = useParams<{ revision?: string }>().revision ?? "";
   const name = `instances/${instance}/databases/${database}/revisions/${id}`;
   const loaded = useLoad((signal) => readRevision(name, signal), [name]);
   const version = loaded.status === "done" ? loaded.value.revision.version : id;
-  useDocumentTitle(`Version ${version} of ${database}`);
   return (
     <section aria-labelledby="revision-heading" className="page">
-      <h1 id="revision-heading">
-        Version {version} of {database} <span className="hint">on {instance}</span>
-      </h1>
-      <ProjectLinks project={project} />
-      <p>
-        <Link href={pathOf(paths.databaseRevisions, { project, instance, database })}>All revisions of {database}</Link>
-      </p>
+      <DatabasePageHeader headingId="revision-heading" title={`Version ${version}`} route={route} neighbour={{ path: paths.databaseRevisions, label: "All revisions" }} />
       {loaded.status === "loading" && <Loading />}
       {loaded.status === "failed" && <FormError message={loaded.message} />}
       {loaded.status === "done" && <RevisionFacts project={project} {...loaded.value} />}

@@ -2,20 +2,19 @@
 // each revision's version, the release file it came from, its sha256 and
 // the task run that wrote it; each leads to its statement.
 import { RevisionService } from "@gen/svc/v1/revision_service_pb.js";
-import { Link, useParams } from "wouter";
+import { Link } from "wouter";
 import { client } from "../../api/clients.ts";
 import { ListFooter } from "../../components/list-footer.tsx";
 import { ListTable } from "../../components/list-table.tsx";
 import { TimeText } from "../../components/time-text.tsx";
-import { useDocumentTitle } from "../../hooks/use-document-title.ts";
 import { usePages } from "../../hooks/use-pages.ts";
 import { pathOf, paths } from "../../routes/paths.ts";
-import { ProjectLinks } from "../projects/project-links.tsx";
+import { DatabasePageHeader, useDatabaseRoute } from "../projects/database-page-header.tsx";
 import { lastId } from "./release-names.ts";
 
 export function RevisionsPage() {
-  const { project = "", instance = "", database = "" } = useParams<{ project: string; instance: string; database: string }>();
-  useDocumentTitle(`Revisions of ${database}`);
+  const route = useDatabaseRoute();
+  const { project, instance, database } = route;
   const parent = `instances/${instance}/databases/${database}`;
   const pages = usePages(
     async (pageToken, signal) => {
@@ -26,13 +25,7 @@ export function RevisionsPage() {
   );
   return (
     <section aria-labelledby="revisions-heading" className="page">
-      <h1 id="revisions-heading">
-        Revisions of {database} <span className="hint">on {instance}</span>
-      </h1>
-      <ProjectLinks project={project} />
-      <p>
-        <Link href={pathOf(paths.databaseSchema, { project, instance, database })}>Schema of {database}</Link>
-      </p>
+      <DatabasePageHeader headingId="revisions-heading" title="Revisions" route={route} neighbour={{ path: paths.databaseSchema, label: "Schema" }} />
       {pages.items.length > 0 && (
         <ListTable columns={["Version", "Release file", "sha256", "Applied by", "Applied"]}>
           {pages.items.map((revision) => (
