@@ -7,8 +7,9 @@
 import type { DescMethod } from "@bufbuild/protobuf";
 import type { ConnectError } from "@connectrpc/connect";
 import type { FastifyRequest } from "fastify";
+import { AuthService } from "../../shared/gen/svc/v1/auth_service_pb.js";
 
-const SSO_NAVIGATIONS = new Set(["svc.v1.AuthService.StartSso", "svc.v1.AuthService.OAuthCallback", "svc.v1.AuthService.SamlAcs"]);
+const SSO_NAVIGATIONS: ReadonlySet<DescMethod> = new Set([AuthService.method.startSso, AuthService.method.oAuthCallback, AuthService.method.samlAcs]);
 
 export const SIGN_IN_PAGE = "/auth/sign-in";
 
@@ -17,7 +18,7 @@ const MAX_MESSAGE = 500;
 
 /** Where to send a browser whose sign-on `method` was refused, or undefined to answer the error. */
 export function ssoRefusalPage(method: DescMethod, req: FastifyRequest, error: ConnectError): string | undefined {
-  if (!SSO_NAVIGATIONS.has(`${method.parent.typeName}.${method.name}`)) return undefined;
+  if (!SSO_NAVIGATIONS.has(method)) return undefined;
   if (!(req.headers.accept ?? "").includes("text/html")) return undefined;
   return `${SIGN_IN_PAGE}?sso_error=${encodeURIComponent(error.rawMessage.slice(0, MAX_MESSAGE))}`;
 }
