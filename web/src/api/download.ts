@@ -27,7 +27,7 @@ export async function downloadChunks(chunks: AsyncIterable<FileChunk>, fallbackN
   return { filename, bytes: blob.size };
 }
 
-export function saveBlob(blob: Blob, filename: string): void {
+function saveBlob(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;

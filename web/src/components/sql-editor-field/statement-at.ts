@@ -53,7 +53,7 @@ function segments(text: string, dialect: SqlDialect): Segment[] {
       continue;
     }
     if (c === ";") {
-      found.push(segment(text, start, i + 1, first, last));
+      found.push(segment(start, i + 1, first, last));
       start = i + 1;
       first = last = -1;
     } else if (!/\s/.test(c)) {
@@ -61,11 +61,11 @@ function segments(text: string, dialect: SqlDialect): Segment[] {
     }
     i++;
   }
-  if (start < text.length) found.push(segment(text, start, text.length, first, last));
+  if (start < text.length) found.push(segment(start, text.length, first, last));
   return found;
 }
 
-function segment(text: string, start: number, end: number, first: number, last: number): Segment {
+function segment(start: number, end: number, first: number, last: number): Segment {
   if (first < 0) return { from: start, to: start, end, meaningful: false };
   return { from: first, to: last, end, meaningful: true };
 }
