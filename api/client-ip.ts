@@ -23,7 +23,7 @@ export function registerClientIp(app: FastifyInstance, trusted: BlockList): void
       peer = peerOf(address ?? "", trusted);
       if (address !== undefined) peers.set(connection, peer);
     }
-    req.clientIp = clientIpFrom(peer, req.ip, req.headers);
+    req.clientIp = clientIpFrom(peer, () => req.ip, req.headers);
     done();
   });
 }
@@ -34,12 +34,13 @@ export function clientIpOf(
   headers: Record<string, string | string[] | undefined>,
   trusted: BlockList,
 ): string {
-  return clientIpFrom(peerOf(peer, trusted), forwardedIp, headers);
+  return clientIpFrom(peerOf(peer, trusted), () => forwardedIp, headers);
 }
 
-function clientIpFrom(peer: Peer, forwardedIp: string, headers: Record<string, string | string[] | undefined>): string {
+/** forwardedIp: Fastify's walk of X-Forwarded-For, taken only when a trusted proxy sent one. */
+function clientIpFrom(peer: Peer, forwardedIp: () => string, headers: Record<string, string | string[] | undefined>): string {
   if (!peer.trusted) return peer.address;
-  if (headers["x-forwarded-for"]) return unmapped(forwardedIp);
+  if (headers["x-forwarded-for"]) return unmapped(forwardedIp());
   const realIp = headers["x-real-ip"];
   return typeof realIp === "string" && isIP(realIp.trim()) ? realIp.trim() : peer.address;
 }
