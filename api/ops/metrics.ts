@@ -20,7 +20,6 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
     const route = req.routeOptions.url ?? "unmatched";
     const labels = { method: req.method, route, status_code: String(reply.statusCode), protocol: protocolOf(req) };
     metrics.httpRequestDuration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
-    metrics.httpRequests.inc(labels);
     done();
   });
   app.get("/metrics", async (_req, reply) => {

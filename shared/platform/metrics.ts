@@ -6,7 +6,6 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, Summary } f
 export interface Metrics {
   registry: Registry;
   httpRequestDuration: Histogram<"method" | "route" | "status_code" | "protocol">;
-  httpRequests: Counter<"method" | "route" | "status_code" | "protocol">;
   authLogins: Counter<"status">;
   taskRuns: Counter<"state">;
   issueApprovalDuration: Histogram;
@@ -31,22 +30,43 @@ export interface MetricsOptions {
   countJobs?: JobCounter;
 }
 
+/**
+ * http_requests_total, read from the duration histogram's counts when scraped:
+ * each request is then recorded once (a labelled observation costs about a
+ * microsecond, on every request), and the two can never disagree.
+ */
+function registerRequestCounter<L extends string>(durations: Histogram<L>, labelNames: readonly L[], registry: Registry): void {
+  const countName = "http_request_duration_seconds_count";
+  new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests served.",
+    labelNames,
+    registers: [registry],
+    async collect() {
+      const { values } = await durations.get();
+      this.reset();
+      for (const { metricName, labels, value } of values) if (metricName === countName) this.inc(labels as Partial<Record<L, string>>, value);
+    },
+  });
+}
+
 export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
   const readJobCounts = jobCountReader(options.countJobs);
   collectDefaultMetrics({ register: registry });
   registerGoCompatibility(registry, options.threadPoolSize);
   const httpLabels = ["method", "route", "status_code", "protocol"] as const;
+  const httpRequestDuration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Duration of HTTP requests, by route template.",
+    labelNames: httpLabels,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  registerRequestCounter(httpRequestDuration, httpLabels, registry);
   return {
     registry,
-    httpRequestDuration: new Histogram({
-      name: "http_request_duration_seconds",
-      help: "Duration of HTTP requests, by route template.",
-      labelNames: httpLabels,
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    }),
-    httpRequests: new Counter({ name: "http_requests_total", help: "HTTP requests served.", labelNames: httpLabels, registers: [registry] }),
+    httpRequestDuration,
     authLogins: new Counter({ name: "svc_auth_login_total", help: "Sign-in attempts by outcome.", labelNames: ["status"], registers: [registry] }),
     taskRuns: new Counter({ name: "svc_task_run_total", help: "Task runs that reached a state.", labelNames: ["state"], registers: [registry] }),
     issueApprovalDuration: new Histogram({
