@@ -17,7 +17,6 @@ import {
   headerUnaryEncoding,
   parseContentType,
   parseTimeout,
-  trailerMux,
 } from "@connectrpc/connect/protocol-connect";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { startDeadline } from "./call-deadline.ts";
@@ -40,7 +39,7 @@ export async function answerConnect(options: FastUnaryOptions, route: UnaryRoute
   );
   const responseHeader = new Headers(); // then set: a record initialiser costs more than twice as much
   responseHeader.set(headerContentType, binary ? contentTypeUnaryProto : contentTypeUnaryJson);
-  let responseTrailer = new Headers();
+  let responseTrailer: Headers | undefined;
   let status = 200;
   let body: Uint8Array | string;
   const { controller, release } = abortWhenClientLeaves(reply);
@@ -85,9 +84,10 @@ export async function answerConnect(options: FastUnaryOptions, route: UnaryRoute
     size = body.byteLength;
     responseHeader.set(headerUnaryEncoding, compression.response.name);
   }
-  const headers = trailerMux(responseHeader, responseTrailer);
-  headers.set(headerUnaryContentLength, String(size));
-  await writeRaw(reply, status, headers, body);
+  // Trailers travel as trailer- headers (connect's trailerMux, without its copy of the headers).
+  responseTrailer?.forEach((value, key) => responseHeader.append(`trailer-${key}`, value));
+  responseHeader.set(headerUnaryContentLength, String(size));
+  await writeRaw(reply, status, responseHeader, body);
 }
 
 /** The response in JSON, as connect's serializer writes it before encoding it. */
