@@ -36,7 +36,7 @@ export async function registerConnect(app: FastifyInstance, options: ConnectTran
       compressMinBytes: COMPRESS_MIN_BYTES,
       acceptCompression,
     });
-    app.addHook("preHandler", fastUnary);
+    app.addHook("onRequest", fastUnary);
   }
   const binaryInput = { acceptCompression, readMaxBytes: options.maxBodyBytes };
   await app.register(fastifyConnectPlugin, {

@@ -7,7 +7,7 @@ import type { DescService } from "@bufbuild/protobuf";
 import { createMethodSerializationLookup } from "@connectrpc/connect/protocol";
 import { parseContentType as parseConnectType } from "@connectrpc/connect/protocol-connect";
 import { parseContentType as parseGrpcType } from "@connectrpc/connect/protocol-grpc";
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { withBinaryRequestParse } from "./binary-request.ts";
 import { answerConnect } from "./connect-fast-unary.ts";
 import { unsupportedContentType } from "./connect-guard.ts";
@@ -19,7 +19,7 @@ import { isUnary } from "./services.ts";
 // Content types of the protocols connect-fastify serves (Connect streaming, gRPC, gRPC-Web).
 const RPC_CONTENT_TYPE = /^application\/(connect\+|grpc)/i;
 
-export function createFastUnaryHook(services: readonly DescService[], options: FastUnaryOptions): preHandlerAsyncHookHandler {
+export function createFastUnaryHook(services: readonly DescService[], options: FastUnaryOptions): onRequestAsyncHookHandler {
   const routes = unaryRoutes(services, options.readMaxBytes);
   return async function fastUnary(req: FastifyRequest, reply: FastifyReply) {
     if (req.method !== "POST") return;
