@@ -3,7 +3,8 @@
 // a line break is quoted, its quotes doubled. NULL is an empty field and the
 // empty string a quoted one (""), so the two stay apart, as PostgreSQL's COPY
 // … CSV writes them. Rows come as values, or (a PostgreSQL export) as the
-// target printed them (printed-cells.ts); the file is the same.
+// target printed them (printed-cells.ts), or as COPY's lines (copy-csv.ts);
+// the file is the same.
 import type { Cell, Column, Row } from "../cells.ts";
 import { cellText } from "./cell-text.ts";
 import { printedText } from "./printed-cells.ts";
@@ -17,7 +18,7 @@ type FieldText = (cell: Exclude<Cell, null>) => string;
 export function csvText(columns: readonly Column[], printed = false): RowText {
   const fields = columns.map((column) => fieldTextOf(column, printed));
   return {
-    head: `${columns.map((c) => field(c.name)).join(",")}\r\n`,
+    head: `${columns.map((c) => csvField(c.name)).join(",")}\r\n`,
     row: (row) => csvLine(row, fields),
     tail: "",
   };
@@ -32,7 +33,7 @@ export function csvText(columns: readonly Column[], printed = false): RowText {
 function fieldTextOf(column: Column, printed: boolean): FieldText {
   const text = (printed ? printedText(column.kind) : cellText) as FieldText;
   if (column.kind !== "text" && column.kind !== "bytes") return text;
-  return column.kind === "text" && printed ? (cell) => field(cell as string) : (cell) => field(text(cell));
+  return column.kind === "text" && printed ? (cell) => csvField(cell as string) : (cell) => csvField(text(cell));
 }
 
 function csvLine(row: Row, fields: readonly FieldText[]): string {
@@ -45,7 +46,8 @@ function csvLine(row: Row, fields: readonly FieldText[]): string {
   return `${line}\r\n`;
 }
 
-function field(text: string): string {
+/** A field's text, quoted when it must be (an empty string always is). */
+export function csvField(text: string): string {
   if (text === "") return '""';
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

@@ -37,8 +37,10 @@ export interface ExportFile {
   progress: Readonly<ExportProgress>;
 }
 
+export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
+
 const TEXT_FORMATS: Record<Exclude<ExportFormat, "XLSX">, { contentType: string; extension: string; text: (columns: readonly Column[], options: ExportOptions) => RowText }> = {
-  CSV: { contentType: "text/csv; charset=utf-8", extension: "csv", text: (columns, options) => csvText(columns, options.printed) },
+  CSV: { contentType: CSV_CONTENT_TYPE, extension: "csv", text: (columns, options) => csvText(columns, options.printed) },
   JSON: { contentType: "application/json", extension: "json", text: jsonText },
   SQL: { contentType: "application/sql", extension: "sql", text: (columns, options) => sqlText(columns, options.engine, options.table) },
 };

@@ -12,7 +12,8 @@
 import { type AuditAtEnd, readWorkspaceProfile } from "../../governance/index.ts";
 import { invalidArgument, resourceExhausted } from "../../platform/index.ts";
 import type { Column, Row } from "../cells.ts";
-import { exportFile, type ExportFormat, type ExportOptions } from "../export/export-file.ts";
+import { CopyCsvChunks } from "../export/copy-chunks.ts";
+import { CSV_CONTENT_TYPE, exportFile, type ExportFile, type ExportFormat, type ExportOptions } from "../export/export-file.ts";
 import { exportTableName } from "../export/export-table.ts";
 import { type MaskingReason, type ResultMasker, shownError } from "../masking/result-masking.ts";
 import { openReadSession, type ReadPlace, type ReadSession, type ReadSessionOptions } from "../session/read-session.ts";
@@ -47,6 +48,8 @@ interface ExportPlan {
   statement: string;
   limit: number | undefined;
   masker: ResultMasker | undefined;
+  /** A PostgreSQL CSV of a SELECT, nothing masked: read through COPY (0131). */
+  copy: boolean;
   file: ExportOptions;
   session: ReadSessionOptions;
 }
@@ -79,11 +82,14 @@ async function planExport(deps: QueryDeps, request: ExportRequest): Promise<Expo
   const table = request.format === "SQL" ? exportTableName(config.engine, statement.tree) : [];
   // A PostgreSQL CSV takes the cells as printed, straight into its fields (0124); masking works on values.
   const printed = request.format === "CSV" && config.engine === "POSTGRES" && !masker;
+  // COPY takes a SELECT (TABLE, VALUES, WITH … SELECT), not an EXPLAIN or a SHOW (0131).
+  const copy = printed && statement.tree !== undefined && "SelectStmt" in statement.tree;
   return {
     place: { connections: deps.connections, engine: config.engine, config, database: ref.name },
     statement: statement.text,
     limit,
     masker,
+    copy,
     file: { maxBytes: sqlResultSizeBytes, boundName: `sql_result_size (${sqlResultSizeBytes} bytes)`, engine: config.engine, table, printed },
     session: { schema: request.schema, timeoutMs: queryTimeoutMs, signal: request.signal, selectLimit: limit === undefined ? undefined : limit + 1, printed },
   };
@@ -97,14 +103,9 @@ function exportLimit(limit: bigint): number | undefined {
 
 /** The file's chunks as the statement's rows arrive; the read is stopped when they are no longer wanted. */
 async function* sessionChunks(session: ReadSession, plan: ExportPlan, format: ExportFormat, track: ExportTrack): AsyncGenerator<ExportChunk> {
-  const channel = new RowChannel(plan.limit);
-  const reading = session.read(plan.statement, channel, Math.min(BATCH_ROWS, (plan.limit ?? BATCH_ROWS) + 1)).then(
-    ({ error }) => channel.end(error ? invalidArgument(`statement: the target refused it: ${shownError(plan.masker, plan.statement, error)}`) : undefined),
-    (failure: unknown) => channel.end(failure),
-  );
+  const source = plan.copy && session.copy ? copiedFile(session, plan) : readFile(session, plan, format);
   try {
-    const { columns, batches, reasons } = masked(plan, await channel.described, channel.batches());
-    const file = exportFile(format, columns, batches, plan.file);
+    const { file, reasons } = await source.file;
     const filename = `${plan.place.database}-${fileTime(new Date())}.${file.extension}`;
     for await (const bytes of file.chunks) {
       track.sent(file.progress.rows, bytes.byteLength);
@@ -112,9 +113,49 @@ async function* sessionChunks(session: ReadSession, plan: ExportPlan, format: Ex
     }
     if (file.progress.stoppedBy) throw boundReached(file.progress.stoppedBy, file.progress.rows);
   } finally {
-    channel.stop();
-    await reading;
+    source.stop();
+    await source.reading;
   }
+}
+
+/** A file being written from a read under way. */
+interface FileSource {
+  /** Once the statement has described its result (a failure before then rejects). */
+  file: Promise<{ file: ExportFile; reasons: MaskingReason[] }>;
+  /** Settles when the read is over. */
+  reading: Promise<void>;
+  /** The file is no longer wanted: the read stops. */
+  stop(): void;
+}
+
+/** Rows read as values or as printed, in batches, through the format's encoder. */
+function readFile(session: ReadSession, plan: ExportPlan, format: ExportFormat): FileSource {
+  const channel = new RowChannel(plan.limit);
+  const reading = session.read(plan.statement, channel, Math.min(BATCH_ROWS, (plan.limit ?? BATCH_ROWS) + 1)).then(
+    ({ error }) => channel.end(refusal(plan, error)),
+    (failure: unknown) => channel.end(failure),
+  );
+  const file = channel.described.then((described) => {
+    const { columns, batches, reasons } = masked(plan, described, channel.batches());
+    return { file: exportFile(format, columns, batches, plan.file), reasons };
+  });
+  return { file, reading, stop: () => channel.stop() };
+}
+
+/** A CSV written straight from COPY's lines (0131); nothing is masked. */
+function copiedFile(session: ReadSession, plan: ExportPlan): FileSource {
+  const csv = new CopyCsvChunks({ limit: plan.limit, maxBytes: plan.file.maxBytes, name: plan.file.boundName });
+  const reading = session.copy!(plan.statement, csv).then(
+    ({ error }) => csv.end(refusal(plan, error)),
+    (failure: unknown) => csv.end(failure),
+  );
+  const file: ExportFile = { contentType: CSV_CONTENT_TYPE, extension: "csv", chunks: csv.chunks(), progress: csv.progress };
+  return { file: Promise.resolve({ file, reasons: [] }), reading, stop: () => csv.stop() };
+}
+
+/** The target's refusal of the statement ("" when none) as the call's error. */
+function refusal(plan: ExportPlan, error: string): Error | undefined {
+  return error ? invalidArgument(`statement: the target refused it: ${shownError(plan.masker, plan.statement, error)}`) : undefined;
 }
 
 interface MaskedRows {

@@ -2,13 +2,15 @@
 // read connections (kept between sessions, docs/decisions/0123). Set up in
 // one round trip: BEGIN READ ONLY, then for this transaction only the text
 // settings the parser and the cells rely on (standard_conforming_strings, so
-// a quote means to the server what it meant to the guard's parser; hex
-// bytea; ISO dates), the search path and the statement timeout. Each
-// statement runs through a cursor (the extended protocol, which also refuses
-// a text holding two statements) and is read in batches; closing the cursor
-// stops it. A second connection, opened when first needed, cancels a running
-// statement (pg_cancel_backend) and looks up type names the session has not
-// met. The connection goes back for another session only when every
+// a quote means to the server what it meant to the guard's parser; UTF-8, as
+// the driver decodes it and COPY's lines are copied; hex bytea; ISO dates),
+// the search path and the statement timeout. Each statement runs through a
+// cursor (the extended protocol, which also refuses a text holding two
+// statements) and is read in batches; closing the cursor stops it. A CSV
+// export may read a SELECT through COPY instead (pg-copy.ts). A second
+// connection, opened when first needed, cancels a running statement
+// (pg_cancel_backend) and looks up type names the session has not met. The
+// connection goes back for another session only when every
 // statement ended on its own (done, or refused by the target) and the
 // rollback went through; otherwise it is closed.
 import pg from "pg";
@@ -17,8 +19,9 @@ import { connectPostgres, type ConnectionConfig } from "../../inventory/index.ts
 import { failedPrecondition, invalidArgument, quoted } from "../../platform/index.ts";
 import type { Row } from "../cells.ts";
 import { readTypeNames, statementCursor, TypeNames } from "./pg-cells.ts";
+import { copyOut, describeStatement } from "./pg-copy.ts";
 import type { ReadConnections, TakenConnection } from "./read-connections.ts";
-import type { ReadSession, ReadSessionOptions, RowSink } from "./read-session.ts";
+import type { CopyLineSink, ReadSession, ReadSessionOptions, RowSink } from "./read-session.ts";
 import { DriverError, StatementWatch, timeoutError } from "./statement-watch.ts";
 
 const QUERY_CANCELED = "57014";
@@ -48,7 +51,7 @@ async function startedSession(connections: ReadConnections, config: ConnectionCo
 }
 
 function setupText(options: ReadSessionOptions): string {
-  const lines = ["begin read only", "set local standard_conforming_strings = on", "set local bytea_output = hex", "set local datestyle = iso", "set local intervalstyle = postgres"];
+  const lines = ["begin read only", "set local client_encoding = utf8", "set local standard_conforming_strings = on", "set local bytea_output = hex", "set local datestyle = iso", "set local intervalstyle = postgres"];
   if (options.schema) lines.push(`set local search_path = ${identifier(options.schema)}`);
   if (options.timeoutMs !== undefined) lines.push(`set local statement_timeout = ${Math.max(1, Math.ceil(options.timeoutMs))}`);
   return lines.join("; ");
@@ -69,6 +72,8 @@ class PgReadSession implements ReadSession {
   private side: Promise<pg.Client> | undefined;
   /** Every statement so far ended on its own: nothing interrupted, nothing broken, no read under way. */
   private reusable = true;
+  /** A COPY was cancelled because its sink wanted no more rows. */
+  private stopped = false;
 
   constructor(config: ConnectionConfig, database: string, connection: TakenConnection, options: ReadSessionOptions) {
     this.config = config;
@@ -81,18 +86,41 @@ class PgReadSession implements ReadSession {
     return this.connection.client;
   }
 
-  async read(statement: string, sink: RowSink, batchRows: number): Promise<{ error: string }> {
+  read(statement: string, sink: RowSink, batchRows: number): Promise<{ error: string }> {
+    return this.run(() => this.stream(this.client.query(statementCursor(statement, this.options.printed ?? false)), sink, batchRows));
+  }
+
+  copy(statement: string, sink: CopyLineSink): Promise<{ error: string }> {
+    return this.run(async () => {
+      sink.columns(await this.columns(await driver(describeStatement(this.client, statement))));
+      let stopping: Promise<void> | undefined;
+      // A cancel might land after the COPY ended on its own: the connection is then not kept (stopped).
+      const stop = () => {
+        this.stopped = true;
+        stopping = this.cancelRunning().catch(() => undefined);
+      };
+      try {
+        await driver(copyOut(this.client, statement, sink, stop));
+      } catch (error) {
+        if (!stopping || !canceled(error)) throw error;
+      } finally {
+        await stopping;
+      }
+    });
+  }
+
+  /** Runs one statement's read under the watch; whether the connection may be kept follows how it ended. */
+  private async run(work: () => Promise<void>): Promise<{ error: string }> {
     const watch = new StatementWatch(this.options.signal, this.options.timeoutMs, () => this.cancelRunning());
-    const cursor = this.client.query(statementCursor(statement, this.options.printed ?? false));
     let failure: unknown;
     this.reusable = false;
     try {
-      await this.stream(cursor, sink, batchRows);
+      await work();
     } catch (error) {
       failure = error;
     }
     await watch.end();
-    this.reusable = watch.error === undefined && (failure === undefined || refusedByTarget(failure));
+    this.reusable = !this.stopped && watch.error === undefined && (failure === undefined || refusedByTarget(failure));
     if (failure === undefined) return { error: "" };
     if (!(failure instanceof DriverError)) throw failure; // the sink's own
     if (watch.error) throw watch.error;
@@ -141,6 +169,12 @@ class PgReadSession implements ReadSession {
     if (error.code === QUERY_CANCELED && /statement timeout/.test(error.message)) throw timeoutError(this.options.timeoutMs ?? 0);
     return { error: error.message };
   }
+}
+
+/** The target's answer to a cancel of the running statement. */
+function canceled(failure: unknown): boolean {
+  const cause = failure instanceof DriverError ? failure.cause : undefined;
+  return cause instanceof pg.DatabaseError && cause.code === QUERY_CANCELED;
 }
 
 /** The target refused the statement itself (an ERROR, not a cancel): the session is intact, its transaction to roll back. */

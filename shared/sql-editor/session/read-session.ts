@@ -32,6 +32,16 @@ export interface RowSink {
   rows(batch: Row[]): boolean | Promise<boolean>;
 }
 
+/** A PostgreSQL statement's rows as lines of `COPY … TO STDOUT` in text format, for a CSV export to print straight (docs/decisions/0131). */
+export interface CopyLineSink {
+  /** The result's columns, before any line. */
+  columns(columns: Column[]): void;
+  /** One row's line, its newline included; the bytes are the driver's, valid during the call only. false: no more are wanted. */
+  line(bytes: Buffer): boolean;
+  /** Undefined while the consumer keeps up; else settles when it has caught up (true) or stopped (false). */
+  backlog(): Promise<boolean> | undefined;
+}
+
 /** Which server a session reads from (MySQL and MariaDB differ in how they explain). */
 export type Dialect = "POSTGRES" | "MYSQL" | "MARIADB";
 
@@ -45,6 +55,12 @@ export interface ReadSession {
    * the target either way), failed_precondition when the connection is lost.
    */
   read(statement: string, sink: RowSink, batchRows: number): Promise<{ error: string }>;
+  /**
+   * PostgreSQL: runs one SELECT (TABLE, VALUES, WITH … SELECT) as `COPY (…)
+   * TO STDOUT` and hands its lines to the sink; a sink that wants no more
+   * cancels it. Answers and throws as read does.
+   */
+  copy?(statement: string, sink: CopyLineSink): Promise<{ error: string }>;
   /** Rolls the transaction back and closes the connection. */
   close(): Promise<void>;
 }
