@@ -4,6 +4,7 @@
 import { createServer as createHttp1Server, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from "node:http2";
 import type { Socket } from "node:net";
+import { consolidateWrites } from "./flush-consolidation.ts";
 
 type Handler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
 
@@ -43,6 +44,7 @@ export function createHybridServer(handler: Handler, timeouts: ServerTimeouts = 
   http1.on("connection", (socket: Socket) => sniff(socket, timeouts.sniffMs, (isHttp2) => {
     if (isHttp2) http2.emit("connection", socket);
     else {
+      consolidateWrites(socket);
       for (const listener of http1Listeners) listener.call(http1, socket);
       socket.resume();
     }
