@@ -1,5 +1,7 @@
 // One port for HTTP/1.1 and cleartext HTTP/2 (h2c): each new connection is
 // sniffed for the HTTP/2 preface and handed to the matching Node server.
+// HTTP/1.1 connections hold their writes to the end of each event-loop turn
+// (flush-consolidation.ts).
 // TLS is terminated by the reverse proxy in front (specification).
 import { createServer as createHttp1Server, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttp2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from "node:http2";
