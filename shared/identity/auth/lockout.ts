@@ -80,16 +80,6 @@ export async function settleSuccess(tx: CommonQueryMethods, loginId: string, now
   return lockedUntil;
 }
 
-/**
- * settleSuccess for an attempt that read the failure row before verifying:
- * nothing to reset when the id had no failures then, which is the usual
- * case (decision 0134); a failure counted meanwhile is ordered after it.
- */
-export async function settleSuccessAfter(tx: CommonQueryMethods, loginId: string, readBefore: LoginFailureRow | undefined): Promise<Date | undefined> {
-  if (!readBefore || (readBefore.failureCount === 0 && !readBefore.lockedUntil)) return undefined;
-  return settleSuccess(tx, loginId);
-}
-
 /** Lifts a lock and resets the count; answers whether a lock was in force. */
 export async function unlock(tx: CommonQueryMethods, loginId: string, now = new Date()): Promise<boolean> {
   return lockInForce(await deleteLoginFailure(tx, loginId), now) !== undefined;

@@ -10,7 +10,7 @@ import { type Db, permissionDenied, unauthenticated } from "../../platform/index
 import { hashPassword, needsRehash, verifyPassword } from "../user/password-hash.ts";
 import { replacePasswordHash } from "../user/user.store.ts";
 import { finishFirstStep, openLoginAttempt, type LoginResult } from "./first-step.ts";
-import { activeLock, lockInForce, settleSuccessAfter } from "./lockout.ts";
+import { activeLock, lockInForce, settleSuccess } from "./lockout.ts";
 import { lockedRefusal, Refusal, refuse, refuseWrongCredential } from "./login-refusal.ts";
 import type { ClientFacts } from "./sessions.ts";
 import { findSignInFacts } from "./sign-in-facts.store.ts";
@@ -34,7 +34,7 @@ export async function passwordLogin(sideDb: Db, audit: CallAudit, profile: Works
   const matches = await verifyPassword(usable?.passwordHash, input.password);
   if (!matches || !usable) throw await refuseWrongCredential(audit, loginId, Refusal.wrongCredentials, unauthenticated(WRONG_CREDENTIALS));
   // With a second factor to come, the failure count is reset when that step succeeds.
-  const lockedUntil = usable.mfaEnabled ? await activeLock(tx, loginId) : await settleSuccessAfter(tx, loginId, failure);
+  const lockedUntil = usable.mfaEnabled ? await activeLock(tx, loginId) : await settleSuccess(tx, loginId);
   if (lockedUntil) throw lockedRefusal(audit, lockedUntil);
   if (profile.disallowPasswordSignin && !(await isWorkspaceAdmin(storedIam(tx), { loginId }))) {
     throw refuse(audit, Refusal.passwordSigninDisabled, permissionDenied("password sign-in is disabled for this workspace; sign in through an identity provider"));
