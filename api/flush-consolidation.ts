@@ -2,10 +2,10 @@
 // connections (decision 0133). Node writes each response to its socket as
 // soon as it ends; on a busy server that is one send between the next
 // requests' work, and each send wakes a client that has gone back to sleep,
-// in the kernel, on the sender's time. Holding a connection's writes until
-// the loop's check phase sends the answers of one turn back to back: a
-// client woken by the first finds the rest while it runs. An idle server
-// still answers within the turn it works in. While a write is held the
+// in the kernel, on the sender's time. The first write of a turn goes out
+// at once; the turn's later ones are held until the loop's check phase and
+// sent back to back: a client woken by them finds the rest while it runs.
+// An idle server (one answer a turn) holds nothing. While a write is held the
 // stream buffers what follows (it waits for the held write's callback), so
 // order is kept; a socket destroyed with a write held sends it first, as it
 // would have been sent already (a 408 written just before the close).
@@ -21,6 +21,8 @@ interface HoldingSocket extends Socket {
 
 let holding: HoldingSocket[] = [];
 let flushing = false;
+/** A write went out in this turn already: the turn's next ones are held to its end. */
+let turnStarted = false;
 
 /** Sends the socket's held write now; what it releases (buffered chunks) goes straight out too. */
 function release(socket: HoldingSocket): void {
@@ -37,6 +39,7 @@ function release(socket: HoldingSocket): void {
 }
 
 function flushHeld(): void {
+  turnStarted = false;
   const sockets = holding;
   holding = [];
   for (const socket of sockets) release(socket);
@@ -44,6 +47,13 @@ function flushHeld(): void {
 
 function hold(socket: HoldingSocket, call: WriteCall): void {
   if (flushing) return call();
+  if (!turnStarted) {
+    // The turn's first write goes out at once: an idle server adds no delay,
+    // and a busy one keeps its clients working while it serves the rest.
+    turnStarted = true;
+    setImmediate(flushHeld);
+    return call();
+  }
   const earlier = socket[kHeld];
   if (earlier) {
     // The stream waits for a held write's callback, so this does not happen; kept in order if it does.
@@ -51,7 +61,7 @@ function hold(socket: HoldingSocket, call: WriteCall): void {
     return;
   }
   socket[kHeld] = call;
-  if (holding.push(socket) === 1) setImmediate(flushHeld);
+  holding.push(socket);
 }
 
 /** Holds the socket's writes until the end of the turn they were made in. */

@@ -21,7 +21,8 @@ const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 
 export const DEFAULT_TIMEOUTS: ServerTimeouts = { headersMs: 30_000, keepAliveMs: 65_000, sniffMs: 10_000 };
 
-export function createHybridServer(handler: Handler, timeouts: ServerTimeouts = DEFAULT_TIMEOUTS): Server {
+/** holdWrites: consolidate HTTP/1.1 writes per turn (off for the bench's bare baselines, which stay stock Node). */
+export function createHybridServer(handler: Handler, timeouts: ServerTimeouts = DEFAULT_TIMEOUTS, holdWrites = true): Server {
   const http1 = createHttp1Server(
     {
       headersTimeout: timeouts.headersMs,
@@ -46,7 +47,7 @@ export function createHybridServer(handler: Handler, timeouts: ServerTimeouts = 
   http1.on("connection", (socket: Socket) => sniff(socket, timeouts.sniffMs, (isHttp2) => {
     if (isHttp2) http2.emit("connection", socket);
     else {
-      consolidateWrites(socket);
+      if (holdWrites) consolidateWrites(socket);
       for (const listener of http1Listeners) listener.call(http1, socket);
       socket.resume();
     }

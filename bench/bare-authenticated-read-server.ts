@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import pg from "pg";
-import { createHybridServer } from "../api/server-factory.ts";
+import { createHybridServer, DEFAULT_TIMEOUTS } from "../api/server-factory.ts";
 
 const url = process.env.BENCH_PG_URL;
 if (!url) throw new Error("BENCH_PG_URL is required");
@@ -64,7 +64,7 @@ function live(session: Row): boolean {
   return session.kind === "ACCESS" && !session.revoked_time && session.expire_time.getTime() > Date.now() && session.principal_state === "ACTIVE";
 }
 
-const fastify = Fastify({ serverFactory: (handler) => createHybridServer(handler as Parameters<typeof createHybridServer>[0]) });
+const fastify = Fastify({ serverFactory: (handler) => createHybridServer(handler as Parameters<typeof createHybridServer>[0], DEFAULT_TIMEOUTS, false) });
 
 fastify.get<{ Params: { project: string } }>("/v1/projects/:project", async (request, reply) => {
   const project = await authorizedProject(request, reply);
