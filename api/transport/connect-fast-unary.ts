@@ -23,6 +23,7 @@ import { startDeadline } from "./call-deadline.ts";
 import { toConnectError } from "./connect-error.ts";
 import { abortWhenClientLeaves, requestContextValues, requestHeaders } from "./context.ts";
 import { httpStatusOf } from "./http-status.ts";
+import { binaryOnce, encodedOnce } from "./frozen-replies.ts";
 import { decodedRequest } from "./interceptors/audit-undecodable.ts";
 import { writeRaw } from "./raw-reply.ts";
 import { sendError } from "./error-reply.ts";
@@ -65,7 +66,7 @@ export async function answerConnect(options: FastUnaryOptions, route: UnaryRoute
     const res = await deadline.race(pending);
     res.header.forEach((value, key) => responseHeader.append(key, value)); // append: each Set-Cookie is its own
     responseTrailer = res.trailer;
-    body = binary ? route.serialization.getO(true).serialize(res.message) : jsonText(route, res.message);
+    body = binary ? binaryOnce(route, res.message) : encodedOnce(res.message, route, () => jsonText(route, res.message));
   } catch (thrown) {
     const error = toConnectError(thrown, req.id).error;
     status = error.code === Code.ResourceExhausted && error.cause === OVERSIZED ? 413 : httpStatusOf(error.code);

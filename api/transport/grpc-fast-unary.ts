@@ -22,6 +22,7 @@ import { startDeadline } from "./call-deadline.ts";
 import { toConnectError } from "./connect-error.ts";
 import { abortWhenClientLeaves, requestContextValues, requestHeaders } from "./context.ts";
 import { MAX_TIMEOUT_MS, type FastUnaryOptions, type UnaryRoute } from "./fast-unary-route.ts";
+import { binaryOnce } from "./frozen-replies.ts";
 import { decodedRequest } from "./interceptors/audit-undecodable.ts";
 import { writeRaw } from "./raw-reply.ts";
 
@@ -47,7 +48,7 @@ export async function answerGrpc(options: FastUnaryOptions, route: UnaryRoute, b
     const res = await deadline.race(options.invoke({ ...call, protocolName: "grpc", timeoutMs: timeout.timeoutMs }));
     res.header.forEach((value, key) => responseHeader.append(key, value)); // append: each Set-Cookie is its own
     res.trailer.forEach((value, key) => trailer.append(key, value));
-    const output = { flags: 0, data: route.serialization.getO(binary).serialize(res.message) };
+    const output = { flags: 0, data: binary ? binaryOnce(route, res.message) : route.serialization.getO(false).serialize(res.message) };
     const sent = await envelopeCompress(output, compression.response, options.compressMinBytes);
     body = encodeEnvelope(sent.flags, sent.data);
   } catch (thrown) {

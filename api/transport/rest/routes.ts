@@ -15,6 +15,7 @@ import { ssoRefusalPage } from "../../console/sso-refusal-page.ts";
 import { toConnectError } from "../connect-error.ts";
 import { abortWhenClientLeaves, requestContextValues, requestHeaders } from "../context.ts";
 import { sendError, sendFastifyError } from "../error-reply.ts";
+import { encodedOnce } from "../frozen-replies.ts";
 import { decodedRequest } from "../interceptors/audit-undecodable.ts";
 import type { ServerStreamInvoker } from "../invoke-server-stream.ts";
 import type { UnaryCall, UnaryInvoker } from "../invoke-unary.ts";
@@ -61,7 +62,7 @@ async function handle(binding: RestBinding & { kind: "unary" }, invoke: UnaryInv
     const res = await invoke({ ...callFacts(binding, req, controller.signal), method: binding.method });
     res.header.forEach((value, key) => reply.header(key, value));
     if (res.header.has("location")) return reply.code(303).send();
-    return reply.type("application/json").send(JSON.stringify(responseJson(binding, res.message)));
+    return reply.type("application/json").send(encodedOnce(res.message, binding, () => JSON.stringify(responseJson(binding, res.message))));
   } catch (thrown) {
     const { error } = toConnectError(thrown, req.id);
     const signInPage = ssoRefusalPage(binding.method, req, error);
