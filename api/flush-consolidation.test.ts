@@ -52,21 +52,33 @@ function get(port: number, agent: Agent, path: string): Promise<{ status: number
 const GET = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
 
 describe("socket writes consolidated per turn of the event loop", () => {
-  it("holds an answer's write until the turn's check phase, then sends it", async () => {
-    const pending: number[] = [];
+  it("sends the first answer of a turn at once and holds the turn's next one until its check phase", async () => {
+    const pending: Record<string, number> = {};
+    let waiting: ServerResponse | undefined;
+    const arrived = Promise.withResolvers<void>();
     await withServer(
-      (_req, res) => {
-        res.end("held!");
-        pending.push(res.socket!.writableLength);
-        setImmediate(() => pending.push(res.socket?.writableLength ?? 0));
+      (req, res) => {
+        if (req.url === "/later") {
+          waiting = res; // answered in the turn of the next request
+          arrived.resolve();
+          return;
+        }
+        res.end("first!");
+        pending.first = res.socket!.writableLength;
+        waiting!.end("later!");
+        pending.later = waiting!.socket!.writableLength;
+        setImmediate(() => (pending.flushed = waiting!.socket?.writableLength ?? 0));
       },
       async (port) => {
-        const answer = await exchange(port, GET("/"), 1);
-        assert.match(answer, /^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nheld!$/);
+        const later = exchange(port, GET("/later"), 1);
+        await arrived.promise;
+        const first = await exchange(port, GET("/first"), 1);
+        assert.match(first, /^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nfirst!$/);
+        assert.match(await later, /^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nlater!$/);
       },
     );
-    assert.ok(pending[0]! > 0, "the write waits when the answer ends");
-    assert.equal(pending[1], 0, "and is out after the check phase");
+    assert.deepEqual(pending, { first: 0, later: pending.later, flushed: 0 });
+    assert.ok(pending.later! > 0, "the turn's second answer waits for the check phase");
   });
 
   it("sends two pipelined answers ended in one turn, in order", async () => {
