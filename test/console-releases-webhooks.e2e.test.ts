@@ -148,6 +148,8 @@ describe("web console releases, project webhooks and Execute", { timeout: 180_00
       const editor = page.getByRole("textbox", { name: "SQL statements" });
       await editor.click();
       await page.keyboard.type("insert into items values (1), (2), (3);\ndelete from items where id > 1;");
+      // The editor holds the whole text before it is selected (on a busy machine its last keys may still be on their way).
+      await editor.filter({ hasText: "delete from items where id > 1;" }).waitFor();
       await page.keyboard.press("ControlOrMeta+a");
       await page.getByRole("button", { name: "Run as change…" }).click();
       const confirm = page.getByRole("group", { name: /Write to .* now, outside any issue/ });
