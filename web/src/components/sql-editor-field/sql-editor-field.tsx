@@ -34,6 +34,8 @@ interface SqlEditorFieldProps {
 export function SqlEditorField({ label, dialect, initialText = "", readOnly = false, placeholder = "", onChange, onRun, handle, extensions = [] }: SqlEditorFieldProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<EditorView>(undefined);
+  // What a rebuild carries over besides the text: the cursor, and the focus of someone typing.
+  const carried = useRef<{ selection?: EditorSelection; focused: boolean }>({ focused: false });
   const added = useRef(new Compartment());
   const addedNow = useRef(extensions);
   addedNow.current = extensions;
@@ -48,6 +50,7 @@ export function SqlEditorField({ label, dialect, initialText = "", readOnly = fa
       root,
       parent: root,
       doc: viewRef.current?.state.doc.toString() ?? initialText,
+      selection: carried.current.selection,
       extensions: [
         fieldExtensions({
           label,
@@ -61,8 +64,12 @@ export function SqlEditorField({ label, dialect, initialText = "", readOnly = fa
       ],
     });
     viewRef.current = view;
-    return () => view.destroy();
-    // Rebuilt only when what the extensions hold changes; the text carries over.
+    if (carried.current.focused) view.focus();
+    return () => {
+      carried.current = { selection: view.state.selection, focused: view.hasFocus };
+      view.destroy();
+    };
+    // Rebuilt only when what the extensions hold changes (the dialect, once a database is chosen); the text, cursor and focus carry over.
   }, [label, dialect, readOnly, placeholder, Boolean(onRun)]);
 
   useEffect(() => {
