@@ -112,6 +112,8 @@ describe("a PostgreSQL CSV export through COPY", () => {
     assert.equal((await assertSameFile("select from generate_series(1, 3)")).bytes.toString(), "\r\n\r\n\r\n\r\n");
     await assertSameFile("table pg_catalog.pg_am");
     await assertSameFile("with t as (select 1 as a) select * from t -- a trailing comment");
+    await assertSameFile("select 1 as a; -- the statement's own semicolon, and a comment after it");
+    await assertSameFile("select ')' as a /* ) to stdout */");
   });
 
   it("prints floats in JavaScript's form whatever extra_float_digits the target prints them with", async () => {

@@ -5,6 +5,7 @@
 // Both are queries pg's client runs like its own (its "submittable"
 // interface: submit, then a handler per message of the answer).
 import type pg from "pg";
+import { parsePostgres } from "../../inventory/parsers.ts";
 import type { CopyLineSink } from "./read-session.ts";
 
 interface Connection {
@@ -17,6 +18,19 @@ interface Connection {
 }
 
 type Fields = pg.FieldDef[];
+
+/**
+ * The statement without its own terminator and what follows it (a comment):
+ * inside COPY's parentheses a `;` is a syntax error. The guard has parsed it
+ * as one statement; the parser says where that statement's text ends.
+ */
+export async function statementBody(statement: string): Promise<string> {
+  const parsed = await parsePostgres(statement);
+  const raw = "trees" in parsed ? parsed.trees[0] : undefined;
+  if (!raw?.stmt_len) return statement; // 0: the statement runs to the end of the text
+  const start = raw.stmt_location ?? 0;
+  return Buffer.from(statement).subarray(start, start + raw.stmt_len).toString();
+}
 
 /** The statement's result columns, from a Describe; the target's refusal rejects. */
 export function describeStatement(client: pg.Client, statement: string): Promise<Fields> {

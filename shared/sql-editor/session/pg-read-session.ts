@@ -19,7 +19,7 @@ import { connectPostgres, type ConnectionConfig } from "../../inventory/index.ts
 import { failedPrecondition, invalidArgument, quoted } from "../../platform/index.ts";
 import type { Row } from "../cells.ts";
 import { readTypeNames, statementCursor, TypeNames } from "./pg-cells.ts";
-import { copyOut, describeStatement } from "./pg-copy.ts";
+import { copyOut, describeStatement, statementBody } from "./pg-copy.ts";
 import type { ReadConnections, TakenConnection } from "./read-connections.ts";
 import type { CopyLineSink, ReadSession, ReadSessionOptions, RowSink } from "./read-session.ts";
 import { DriverError, StatementWatch, timeoutError } from "./statement-watch.ts";
@@ -100,7 +100,7 @@ class PgReadSession implements ReadSession {
         stopping = this.cancelRunning().catch(() => undefined);
       };
       try {
-        await driver(copyOut(this.client, statement, sink, stop));
+        await driver(copyOut(this.client, await statementBody(statement), sink, stop));
       } catch (error) {
         if (!stopping || !canceled(error)) throw error;
       } finally {
