@@ -81,6 +81,32 @@ describe("socket writes consolidated per turn of the event loop", () => {
     assert.ok(pending.later! > 0, "the turn's second answer waits for the check phase");
   });
 
+  it("sends a held answer before its socket is destroyed in the same turn (a 408 written, then the close)", async () => {
+    let waiting: ServerResponse | undefined;
+    const arrived = Promise.withResolvers<void>();
+    let heldWhenDestroyed = 0;
+    await withServer(
+      (req, res) => {
+        if (req.url === "/closing") {
+          waiting = res;
+          arrived.resolve();
+          return;
+        }
+        res.end("first!");
+        waiting!.end("closing!");
+        heldWhenDestroyed = waiting!.socket!.writableLength;
+        waiting!.socket!.destroy();
+      },
+      async (port) => {
+        const closing = exchange(port, GET("/closing"), 1);
+        await arrived.promise;
+        await exchange(port, GET("/first"), 1);
+        assert.match(await closing, /^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nclosing!$/);
+      },
+    );
+    assert.ok(heldWhenDestroyed > 0, "the answer was held when its socket was destroyed");
+  });
+
   it("sends two pipelined answers ended in one turn, in order", async () => {
     await withServer(
       (req, res) => res.end(`${req.url}!`),
