@@ -1,7 +1,8 @@
-// MySQL scripts are parsed statement by statement with node-sql-parser, which
-// reads about 1.5 MB/s on one core: a large script is spread over worker
+// MySQL scripts are parsed statement by statement (mysql-parser.ts:
+// sqlparser-rs, node-sql-parser for what it leaves), about 2 MB of the
+// review's mix per second on one core: a large script is spread over worker
 // threads (one per core, at most 4), so that a 2 MiB script takes less time
-// and does not hold the caller's event loop for seconds. The script goes out
+// and does not hold the caller's event loop for a second. The script goes out
 // in small chunks that the workers take as they finish the previous ones, so
 // a worker slowed down by other work on the machine leaves more of the script
 // to the others, and the calling thread reads the answers while the workers
@@ -11,7 +12,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { SqlStatement } from "../../inventory/index.ts";
-import { parseMysqlPieces } from "./mysql-parser.ts";
+import { parseMysqlPieces, readyMysqlParser } from "./mysql-parser.ts";
 import type { ParseRequest } from "./mysql-parser-worker.ts";
 import type { ParsedStatement } from "./parsed-statement.ts";
 
@@ -74,7 +75,7 @@ const workers: ParserWorker[] = [];
 export async function parseMysqlStatements(pieces: readonly SqlStatement[]): Promise<ParsedStatement[]> {
   const chars = pieces.reduce((sum, piece) => sum + piece.text.length, 0);
   const count = Math.min(MAX_WORKERS, availableParallelism(), Math.ceil(chars / POOL_THRESHOLD));
-  if (count < 2) return parseMysqlPieces(pieces, 0);
+  if (count < 2) return parseHere(pieces);
   const chunks = chunksOf(pieces, CHUNK_CHARS);
   const parsed: ParsedStatement[][] = [];
   let next = 0;
@@ -91,8 +92,13 @@ export async function parseMysqlStatements(pieces: readonly SqlStatement[]): Pro
     return parsed.flat();
   } catch {
     failed = true;
-    return parseMysqlPieces(pieces, 0);
+    return parseHere(pieces);
   }
+}
+
+async function parseHere(pieces: readonly SqlStatement[]): Promise<ParsedStatement[]> {
+  await readyMysqlParser();
+  return parseMysqlPieces(pieces, 0);
 }
 
 function workerAt(i: number): ParserWorker {
