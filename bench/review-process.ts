@@ -3,14 +3,13 @@
 // and a 100-statement one (bench/figures/review-scripts.ts), reviewed with
 // every rule of §10.4 enabled, against the engine's raw parser alone on the
 // same script, on one thread (PostgreSQL: libpg-query's parseSync of the
-// whole script; MySQL: node-sql-parser's astify of each statement, split
-// beforehand and not timed — on a whole script its time grows faster than the
-// script: 1.5 s for 256 KiB, minutes for 2 MiB).
+// whole script; MySQL: sqlparser-rs's parse of each statement, the parser the
+// review takes first for each (node-sql-parser only for what it leaves),
+// split beforehand and not timed, as the review parses them one by one).
 // Baseline and review alternate, a discarded warm-up of BENCH_WARMUP_S first,
 // until BENCH_DURATION_S of each have been measured (at least 5 runs each).
 // Prints one JSON line: the samples of each case, in ms.
-import { createRequire } from "node:module";
-import type { Parser } from "node-sql-parser";
+import { init as loadSqlparserRs, parse as parseSqlparserRs } from "@guanmingchiu/sqlparser-ts";
 import { loadModule, parseSync } from "libpg-query";
 import type { Engine } from "../shared/inventory/engine/target.ts";
 import { effectiveRules, reviewScript } from "../shared/change/review/review.ts";
@@ -33,14 +32,14 @@ const durationS = Number(process.env.BENCH_DURATION_S);
 if (!(durationS > 0)) throw new Error("BENCH_DURATION_S must be a positive number");
 
 await loadModule();
-const mysqlParser = new (createRequire(import.meta.url)("node-sql-parser/build/mysql.js") as { Parser: new () => Parser }).Parser();
+await loadSqlparserRs();
 /** The raw parser's work on a script, prepared outside the timing. */
 const rawParsers: Record<Engine, (script: string) => () => void> = {
   POSTGRES: (script) => () => void parseSync(script),
   MYSQL: (script) => {
     const texts = splitStatements("MYSQL", script).map((s) => s.text);
     return () => {
-      for (const text of texts) mysqlParser.astify(text, { database: "mysql" });
+      for (const text of texts) parseSqlparserRs(text, "mysql");
     };
   },
 };

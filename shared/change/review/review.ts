@@ -1,6 +1,7 @@
 // SQL review (contract §10.3 STATEMENT_ADVISE, §10.4 rules): parses a change
-// script with its engine's parser (libpg-query for PostgreSQL, node-sql-parser
-// for MySQL), reduces each statement to engine-neutral facts, and applies the
+// script with its engine's parser (libpg-query for PostgreSQL; sqlparser-rs,
+// then node-sql-parser for what it leaves, for MySQL: mysql-parser.ts),
+// reduces each statement to engine-neutral facts, and applies the
 // environment's rules to them. Also: the effective rules of an environment,
 // the validation of a configured rule, and the statement summary of a script
 // (STATEMENT_SUMMARY_REPORT).
