@@ -3,7 +3,7 @@
 // reads from node-sql-parser's tree.
 import type { ColumnDef, StatementFacts, TableRef } from "./facts.ts";
 import type { Tree } from "./mysql-nodes.ts";
-import { identName, node, nodes, simpleName, stringValue, tableRef, unclaimed, variantOf } from "./mysql-rs-nodes.ts";
+import { identName, node, nodes, simpleName, tableRef, unclaimed, variantOf } from "./mysql-rs-nodes.ts";
 import { rsTypeOf } from "./mysql-rs-types.ts";
 
 /** ALTER TABLE operations that do not copy the table (as mysql-ddl.ts's IN_PLACE_RESOURCES). */
@@ -196,6 +196,6 @@ function tableOptions(create: Tree): { engine?: string; comment?: string } {
     if (name === "Comment") found.comment = variantOf(body)[1] as string;
     else if (name === "NamedParenthesizedList" && identName(node(body)?.key).toUpperCase() === "ENGINE") found.engine = identName(node(body)?.name).toUpperCase();
   }
-  if (create.comment != null) found.comment = stringValue(create.comment) ?? unclaimed("a table comment");
+  if (create.comment != null) unclaimed("a table comment outside the table options");
   return found;
 }
