@@ -1,5 +1,5 @@
 // MySQL scripts are parsed statement by statement (mysql-parser.ts:
-// sqlparser-rs, node-sql-parser for what it leaves), about 2 MB of the
+// sqlparser-rs, node-sql-parser for what it leaves), 2–3 MB of the
 // review's mix per second on one core: a large script is spread over worker
 // threads (one per core, at most 4), so that a 2 MiB script takes less time
 // and does not hold the caller's event loop for a second. The script goes out
