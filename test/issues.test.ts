@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
-import { IssueService } from "../shared/gen/svc/v1/issue_service_pb.js";
+import { Issue_Status, IssueService } from "../shared/gen/svc/v1/issue_service_pb.js";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
 import { restClient } from "./helpers/rest.ts";
@@ -163,6 +163,31 @@ describe("issues", () => {
     assert.ok(all.length >= 5);
     const times = (await call("GET", "/v1/projects/alpha/issues")).issues.map((i: Json) => Date.parse(i.createTime));
     assert.deepEqual(times, [...times].sort((a, b) => b - a), "newest first");
+  });
+
+  it("answers a page polled again with every change its issues had since, in every API form (pages are kept by the issues' versions)", async () => {
+    const issue = await newIssue({ plan: await newPlan(), title: "Polled" });
+    const connect = createClient(IssueService, createConnectTransport({ baseUrl: app.baseUrl, httpVersion: "1.1" }));
+    const listed = async () => {
+      const [restPage, connectPage] = await Promise.all([
+        call("GET", "/v1/projects/alpha/issues?pageSize=3"),
+        connect.listIssues({ parent: "projects/alpha", pageSize: 3 }, { headers: { authorization: `Bearer ${token.admin}` } }),
+      ]);
+      const found = restPage.issues.find((i: Json) => i.name === issue.name);
+      const viaConnect = connectPage.issues.find((i) => i.name === issue.name);
+      assert.deepEqual([viaConnect?.title, Issue_Status[viaConnect?.status ?? 0], viaConnect?.rollout, viaConnect?.etag], [found.title, found.status, found.rollout ?? "", found.etag]);
+      return found as Json;
+    };
+    assert.equal((await listed()).title, "Polled");
+    assert.equal((await listed()).title, "Polled", "the kept page, again");
+    const edited = await call("PATCH", `/v1/${issue.name}?updateMask=title`, { title: "Polled, renamed", etag: issue.etag });
+    assert.deepEqual([(await listed()).title, (await listed()).etag], ["Polled, renamed", edited.etag]);
+    await call("POST", `/v1/projects/alpha/issues:batchUpdateStatus`, { issues: [issue.name], status: "CANCELED" });
+    assert.equal((await listed()).status, "CANCELED");
+    // A rollout is made in a table of its own, without writing the issue.
+    const planId = String(issue.plan).split("/").at(-1);
+    await sql(`insert into rollout (project_id, id, plan_id, creator) values ('alpha', 'kept-pages', '${planId}', 'users/admin')`);
+    assert.equal((await listed()).rollout, "projects/alpha/rollouts/kept-pages");
   });
 
   it("cancels and reopens issues, one record and one history event per issue, DONE refused", async () => {

@@ -51,6 +51,15 @@ export function toIssue(row: IssueRow): Issue {
   });
 }
 
+/**
+ * Everything an issue's message is made of, as versions: its row, whose etag
+ * every write changes (issue.store.ts), and its rollout, made later in a
+ * table of its own.
+ */
+export function issueVersion(row: IssueRow): string {
+  return `${row.projectId}/${row.issueId}/${row.etag}/${row.rolloutId ?? ""}`;
+}
+
 export function issueFields(issue: Issue | undefined): IssueFields {
   return { title: issue?.title ?? "", description: issue?.description ?? "", labels: issue?.labels ?? [] };
 }

@@ -1,5 +1,6 @@
 // IssueService: issues, their approval and their comments (contract §11).
-import { IssueService } from "../../shared/gen/svc/v1/issue_service_pb.js";
+import { create } from "@bufbuild/protobuf";
+import { IssueService, ListIssuesResponseSchema, type ListIssuesResponse } from "../../shared/gen/svc/v1/issue_service_pb.js";
 import {
   approveIssue,
   commentName,
@@ -22,7 +23,11 @@ import { parseProjectName } from "../../shared/inventory/index.ts";
 import { auditScope } from "../transport/audit-scope.ts";
 import { callerOf } from "../transport/interceptors/authn.ts";
 import { registration } from "../transport/services.ts";
-import { issueFields, issueStatusOf, toIssue, toIssueComment } from "./issue-convert.ts";
+import { issueFields, issueStatusOf, issueVersion, toIssue, toIssueComment } from "./issue-convert.ts";
+import { KeptAnswers } from "./kept-answers.ts";
+
+/** Issue pages kept with their encodings (a page of 50 is about 40 kB of JSON per form). */
+const KEPT_ISSUE_PAGES = 64;
 
 export interface IssueDeps {
   db: Db;
@@ -32,13 +37,16 @@ export interface IssueDeps {
 }
 
 export function issueService(deps: IssueDeps) {
+  // A page polled again while none of its issues changed answers the message built for it then (kept-answers.ts).
+  const issuePages = new KeptAnswers<ListIssuesResponse>(KEPT_ISSUE_PAGES);
   return registration(IssueService, {
     async getIssue(req) {
       return toIssue(await getIssue(deps.db, parseIssueName(req.name, "name")));
     },
     async listIssues(req, context) {
       const page = await listIssuePage(deps.db, deps.iam, callerOf(context), req);
-      return { issues: page.rows.map(toIssue), nextPageToken: page.nextPageToken };
+      const version = `${page.rows.map(issueVersion).join(" ")} ${page.nextPageToken}`;
+      return issuePages.answer(version, () => create(ListIssuesResponseSchema, { issues: page.rows.map(toIssue), nextPageToken: page.nextPageToken }));
     },
     async createIssue(req, context) {
       const issue = await createIssue(auditScope(context), {
