@@ -50,7 +50,8 @@ function withApplicationName(url: string): string {
 }
 
 /**
- * Hot paths (a task run's claim and settlement) name their statements
+ * Hot paths (a task run's claim and settlement, the session lookup, a
+ * sign-in's statements, every audit record) name their statements
  * (sql.prepared): each connection then parses and plans them once, not on
  * every call. A name stands for one text; this is sql.prepared for a
  * statement whose rows are not read.

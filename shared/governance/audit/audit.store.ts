@@ -28,7 +28,7 @@ export interface StoredAuditRow extends AuditRow {
 const inserted = z.object({ id: z.coerce.string(), create_time: z.coerce.date() });
 
 export async function insertAuditRow(db: CommonQueryMethods, row: AuditRow): Promise<StoredAuditRow> {
-  const { id, create_time } = await db.one(sql.type(inserted)`
+  const { id, create_time } = await db.one(sql.prepared("audit_log.insert", inserted)`
     insert into audit_log (actor, actor_ip, user_agent, action, method, resource, severity, status_code,
                            status_message, latency_us, correlation_id, request, response, detail)
     values (${row.actor}, ${row.actorIp}, ${row.userAgent}, ${row.action}, ${row.method}, ${row.resource},

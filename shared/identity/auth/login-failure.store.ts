@@ -51,7 +51,7 @@ export async function saveLoginFailure(db: CommonQueryMethods, loginId: string, 
  * attempt — so that the caller decides again under the row lock.
  */
 export async function resetUnlessLocked(db: CommonQueryMethods, loginId: string, now: Date): Promise<boolean> {
-  return db.oneFirst(sql.type(keptRow)`
+  return db.oneFirst(sql.prepared("login_failure.reset_unless_locked", keptRow)`
     with reset as (
       delete from login_failure
       where login_id = ${loginId} and (locked_until is null or locked_until <= ${sql.timestamp(now)})

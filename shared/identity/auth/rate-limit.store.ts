@@ -23,7 +23,7 @@ export interface WindowState {
  * pool, not in a transaction: it commits on its own, releasing the key's lock.
  */
 export async function takeHit(db: Db, bucket: string, key: string, limit: number, windowMs: number): Promise<WindowState> {
-  return db.one(sql.type(windowRow)`
+  return db.one(sql.prepared("rate_limit.take_hit", windowRow)`
     select hits, oldest, now, counted from rate_limit_take_hit(${bucket}, ${key}, ${limit}, ${windowMs / 1000}, ${RATE_LIMIT_LOCK_CLASS})`);
 }
 

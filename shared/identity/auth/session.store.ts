@@ -66,7 +66,7 @@ export async function insertSessionTokens(db: CommonQueryMethods, pair: NewSessi
   const signIn = pair.recordsSignIn
     ? sql.fragment`with signed_in as (update principal set last_login_time = now() where id = ${pair.principalId})`
     : sql.fragment``;
-  const rows = await db.many(sql.type(expiryRow)`
+  const rows = await db.many(sql.prepared(pair.recordsSignIn ? "session_token.insert_signing_in" : "session_token.insert", expiryRow)`
     ${signIn}
     insert into session_token (token_hash, family_id, principal_id, kind, expire_time, client_ip, user_agent, pending_mfa_enrollment)
     values ${values("ACCESS", pair.access)}, ${values("REFRESH", pair.refresh)}

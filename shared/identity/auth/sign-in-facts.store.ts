@@ -20,7 +20,7 @@ const factsRow = z
   .transform((r) => ({ user: r.user ?? undefined, failure: r.failure ?? undefined, inRequire2faGroup: r.in_require_2fa_group }));
 
 export async function findSignInFacts(db: CommonQueryMethods, loginId: string): Promise<SignInFacts> {
-  return db.one(sql.type(factsRow)`
+  return db.one(sql.prepared("sign_in.facts", factsRow)`
     select (select to_jsonb(u) from (select ${userColumns} from principal where login_id = ${loginId}) u) as user,
            (select to_jsonb(f) from (select failure_count, locked_until from login_failure where login_id = ${loginId}) f) as failure,
            ${require2faGroupMembership(loginId)} as in_require_2fa_group`);
