@@ -35,11 +35,11 @@ export function canonicalTypeName(name: string): string {
   return ALIASES[lower] ?? lower;
 }
 
-/** A full type in canonical form: name, arguments (not an integer's display width), attributes. */
+/** A full type in canonical form: name, arguments (not an integer's display width), attributes (not SIGNED, the default). */
 export function canonicalType(name: string, args: readonly (string | number)[] = [], attributes: readonly string[] = []): string {
   const base = canonicalTypeName(name);
   const withArgs = args.length && !INTEGERS.has(base) ? `${base}(${args.join(",")})` : base;
-  return [withArgs, ...attributes.map((a) => a.toLowerCase())].join(" ");
+  return [withArgs, ...attributes.map((a) => a.toLowerCase()).filter((a) => a !== "signed")].join(" ");
 }
 
 /** A type as the engine prints it ("character varying(20)", "int(10) unsigned") in canonical form. */

@@ -262,14 +262,6 @@ const CORRECTED: readonly { text: string; why: string; key: keyof StatementFacts
     key: "createdIndexes",
     value: [{ table: { schema: "shop", name: "t" }, name: "ux", columns: ["a", "b"], unique: true, primary: false, declared: true, concurrently: false }],
   },
-  { text: "SELECT a FROM t WHERE b LIKE '%a' OR c NOT LIKE '%b'", why: "the patterns in written order (the old walk gives the last first)", key: "leadingWildcards", value: ["%a", "%b"] },
-  {
-    text: "CREATE TABLE t (d int signed)",
-    why: "SIGNED is the default: the type is int, as the server prints it",
-    key: "createTable",
-    value: { table: { name: "t" }, columns: [{ name: "d", type: "int", typeName: "int", notNull: false, hasDefault: false, generated: false, primaryKey: false }], hasPrimaryKey: false, derived: false, engine: undefined, hasComment: false },
-  },
-  { text: "SET foreign_key_checks = DEFAULT", why: 'DEFAULT reads "default" (facts.ts); the old adapter gave ""', key: "setting", value: { name: "foreign_key_checks", value: "default" } },
 ];
 
 /** The bench's templates (bench/figures/review-scripts.ts), each once. */

@@ -61,12 +61,18 @@ export function mysqlFacts(ast: Tree): StatementFacts {
     case "set": {
       const assignment = list(ast, "expr")[0];
       const name = text(child(assignment, "left"), "name");
-      if (name) facts.setting = { name: name.toLowerCase(), value: (literalText(child(assignment, "right")) ?? text(child(assignment, "right"), "value") ?? "").toLowerCase() };
+      if (name) facts.setting = { name: name.toLowerCase(), value: settingValue(child(assignment, "right")).toLowerCase() };
       break;
     }
   }
   queryFacts(ast, facts);
   return facts;
+}
+
+/** A SET's value: a literal's text, or "default" for DEFAULT (which the grammar reads as a column named DEFAULT). */
+function settingValue(right: Tree | undefined): string {
+  if (right?.type === "column_ref" && columnName(right).toUpperCase() === "DEFAULT") return "default";
+  return literalText(right) ?? text(right, "value") ?? "";
 }
 
 function sqlTypeOf(ast: Tree, type: string, keyword: string): string {

@@ -53,20 +53,17 @@ export function literalText(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Calls visit on every object of the tree (depth first). */
-export function walkTree(root: unknown, visit: (node: Tree) => void): void {
+/** Calls visit on every object of a parser's tree, depth first in written order, except under the keys `skipped` names. */
+export function walkTree(root: unknown, visit: (node: Tree) => void, skipped: ReadonlySet<string> = NO_KEYS): void {
   const stack: unknown[] = [root];
   while (stack.length) {
     const value = stack.pop();
     if (!value || typeof value !== "object") continue;
-    if (Array.isArray(value)) {
-      for (const item of value) stack.push(item);
-      continue;
-    }
-    visit(value as Tree);
-    for (const key in value as Tree) {
-      const next = (value as Tree)[key];
-      if (next && typeof next === "object") stack.push(next);
-    }
+    // Children go on the stack last first, so that they come off it in written order.
+    const children = Array.isArray(value) ? value : Object.keys(value).filter((key) => !skipped.has(key)).map((key) => (value as Tree)[key]);
+    if (!Array.isArray(value)) visit(value as Tree);
+    for (let i = children.length - 1; i >= 0; i--) if (children[i] && typeof children[i] === "object") stack.push(children[i]);
   }
 }
+
+const NO_KEYS: ReadonlySet<string> = new Set();

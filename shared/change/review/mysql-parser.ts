@@ -7,7 +7,8 @@
 // the MySQL grammar, then the MariaDB one) as before, whose messages and
 // positions an unparsed statement keeps. Synchronous once the WASM module is
 // loaded (readyMysqlParser), so that worker threads can run it too
-// (mysql-parser-pool.ts).
+// (mysql-parser-pool.ts); a thread where it is not loaded (or failed to load)
+// reads every statement with node-sql-parser: slower, the same facts.
 import { init, parse } from "@guanmingchiu/sqlparser-ts";
 import type { SqlStatement } from "../../inventory/index.ts";
 import { parseMysql } from "../../inventory/parsers.ts";
@@ -20,20 +21,21 @@ import { positionIn } from "./positions.ts";
 
 let ready = false;
 
-/** Loads sqlparser-rs's WASM module (once per thread); parseMysqlPieces needs it. */
+/** Loads sqlparser-rs's WASM module (once per thread); never rejects, as node-sql-parser reads every statement without it. */
 export async function readyMysqlParser(): Promise<void> {
-  await init();
-  ready = true;
+  ready = await init().then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Parses statements numbered from firstIndex on. */
 export function parseMysqlPieces(pieces: readonly SqlStatement[], firstIndex: number): ParsedStatement[] {
-  if (!ready) throw new Error("readyMysqlParser() has not completed on this thread");
   return pieces.map((piece, i) => parsePiece(piece, firstIndex + i));
 }
 
 function parsePiece(piece: SqlStatement, index: number): ParsedStatement {
-  const facts = sqlparserRsFacts(piece.text);
+  const facts = ready ? sqlparserRsFacts(piece.text) : undefined;
   if (facts) return { index, line: piece.line, column: piece.column, facts };
   const parsed = parseMysql(piece.text);
   if ("trees" in parsed) return { index, line: piece.line, column: piece.column, facts: mysqlFacts(parsed.trees[0] as Tree) };

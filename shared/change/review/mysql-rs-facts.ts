@@ -5,10 +5,12 @@
 // then parses the statement with node-sql-parser (mysql-parser.ts).
 // Table definitions: mysql-rs-ddl.ts.
 import { emptyFacts, type StatementFacts, type StatementKind, type TableRef } from "./facts.ts";
-import type { Tree } from "./mysql-nodes.ts";
+import { walkTree, type Tree } from "./mysql-nodes.ts";
 import { rsAlterTableFacts, rsCreateIndexFacts, rsCreateTableFacts } from "./mysql-rs-ddl.ts";
-import { identName, node, nodes, simpleName, stringValue, tableRef, Unclaimed, unclaimed, variantOf, walkRsTree } from "./mysql-rs-nodes.ts";
+import { identName, node, nodes, simpleName, stringValue, tableRef, Unclaimed, unclaimed, variantOf } from "./mysql-rs-nodes.ts";
 
+/** Source positions, which the walk of queryFacts need not enter. */
+const SPANS: ReadonlySet<string> = new Set(["span"]);
 /** Text without any of these needs no walk of its tree (what queryFacts looks for is written with one of them). */
 const WALK_NEEDED = /\*|like|::/i;
 
@@ -188,7 +190,7 @@ function settingValue(expr: unknown): string {
 
 /** `SELECT *` (or `t.*`) and LIKE patterns that start with a wildcard, anywhere in the statement; a PostgreSQL `::` cast is not MySQL. */
 function queryFacts(root: unknown, facts: StatementFacts): void {
-  walkRsTree(root, (tree) => {
+  walkTree(root, (tree) => {
     if (node(tree.Cast)?.kind === "DoubleColon") unclaimed("a :: cast");
     if (Array.isArray(tree.projection)) {
       if (tree.projection.some((item) => node(item) && ("Wildcard" in node(item)! || "QualifiedWildcard" in node(item)!))) facts.selectStar = true;
@@ -196,5 +198,5 @@ function queryFacts(root: unknown, facts: StatementFacts): void {
       const pattern = stringValue(node(tree.Like)?.pattern);
       if (pattern?.startsWith("%")) facts.leadingWildcards.push(pattern);
     }
-  });
+  }, SPANS);
 }

@@ -73,20 +73,3 @@ export function stringValue(expr: unknown): string | undefined {
   const [variant, body] = variantOf(node(node(node(expr)?.Value)?.value) ?? "none");
   return variant === "SingleQuotedString" || variant === "DoubleQuotedString" ? (body as string) : undefined;
 }
-
-/** Calls visit on every object of the tree (depth first, in written order), source spans left out. */
-export function walkRsTree(root: unknown, visit: (node: Tree) => void): void {
-  const stack: unknown[] = [root];
-  while (stack.length) {
-    const value = stack.pop();
-    if (!value || typeof value !== "object") continue;
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push(value[i]);
-      continue;
-    }
-    visit(value as Tree);
-    const children: unknown[] = [];
-    for (const key in value as Tree) if (key !== "span") children.push((value as Tree)[key]);
-    for (let i = children.length - 1; i >= 0; i--) if (children[i] && typeof children[i] === "object") stack.push(children[i]);
-  }
-}
