@@ -6,7 +6,8 @@
 // stays readable by its owner alone, and the first log lines read cleanly.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { lstat, mkdir, mkdtemp, readdir, readlink, rm, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -58,15 +59,27 @@ describe("npm start in a fresh clone", () => {
 
   const messages = (server: ServerProcess) => server.logs.map((l) => String(l.json?.msg ?? l.text));
 
+  /** The process group of a live process (field 5 of /proc/<pid>/stat, after the command's parenthesis). */
+  const processGroup = async (pid: number) => Number((await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]!.split(" ")[2]);
+
+  /** Stops a server as a terminal's Ctrl-C does (the whole group); it drains with its store still up and logs no error. */
+  const stopCleanly = async (server: ServerProcess, clone: string) => {
+    const postmaster = Number((await readFile(join(clone, "data", "pg", "postmaster.pid"), "utf8")).split("\n")[0]);
+    assert.notEqual(await processGroup(postmaster), await processGroup(server.pid), "the embedded PostgreSQL is out of reach of the group's signal");
+    await server.stop();
+    assert.ok(messages(server).includes("server stopped"), server.output());
+    const errors = server.logs.filter((line) => /^\[[\d:.]+\] (ERROR|FATAL):/.test(line.text));
+    assert.deepEqual(errors, [], server.output());
+    assert.equal(existsSync(`/proc/${postmaster}`), false, "the embedded PostgreSQL stops with the server");
+  };
+
   const startTwice = async (clone: string) => {
     const first = await start(clone);
     await assertServes(first);
-    await first.stop();
-    assert.ok(messages(first).includes("server stopped"), first.output());
+    await stopCleanly(first, clone);
     const second = await start(clone);
     await assertServes(second);
-    await second.stop();
-    assert.ok(messages(second).includes("server stopped"), second.output());
+    await stopCleanly(second, clone);
     return { firstLines: messages(first), secondLines: messages(second) };
   };
 

@@ -66,7 +66,12 @@ export interface RunningServer {
 /** Starts the server on 127.0.0.1:port and resolves once it accepts connections. */
 export async function startServer(binaries: Binaries, pgDir: string, port: number, account: Account | undefined, logger: Logger): Promise<RunningServer> {
   const args = ["-D", pgDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"];
-  const child = spawnAs(join(binaries, "bin", "postgres"), args, account);
+  // A process group of its own: a terminal's Ctrl-C (or a signal to our group)
+  // must not shut the store down under the jobs and requests still draining;
+  // the stop shuts it down last, and an exit without a stop still takes it along.
+  const child = spawnAs(join(binaries, "bin", "postgres"), args, account, { detached: true });
+  const stopOnExit = () => void (child.exitCode === null && child.signalCode === null && child.kill("SIGINT"));
+  process.once("exit", stopOnExit);
   let output = "";
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on("data", (chunk: Buffer) => {
@@ -78,7 +83,12 @@ export async function startServer(binaries: Binaries, pgDir: string, port: numbe
     child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`the embedded PostgreSQL exited (code ${code}) while starting: ${output.trim()}`)));
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      process.off("exit", stopOnExit);
+      resolve();
+    }),
+  );
   return {
     pid: child.pid!,
     async stop() {
@@ -88,8 +98,9 @@ export async function startServer(binaries: Binaries, pgDir: string, port: numbe
   };
 }
 
-function spawnAs(program: string, args: string[], account: Account | undefined): ChildProcess {
+function spawnAs(program: string, args: string[], account: Account | undefined, options: { detached?: boolean } = {}): ChildProcess {
   return spawn(program, args, {
+    ...options,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, LC_ALL: "C" },
     ...(account ? { uid: account.uid, gid: account.gid } : {}),
