@@ -4,7 +4,7 @@
 // stack-proto §7b); both parse binary requests with binary-request.ts
 // (connect-fastify's through connect-guard.ts).
 import { Code, ConnectError } from "@connectrpc/connect";
-import { toJsonString, type Message } from "@bufbuild/protobuf";
+import type { Message } from "@bufbuild/protobuf";
 import { compressionNegotiate, getJsonOptions } from "@connectrpc/connect/protocol";
 import {
   contentTypeUnaryJson,
@@ -25,6 +25,7 @@ import { abortWhenClientLeaves, requestContextValues, requestHeaders } from "./c
 import { httpStatusOf } from "./http-status.ts";
 import { binaryOnce, encodedOnce } from "./frozen-replies.ts";
 import { decodedRequest } from "./interceptors/audit-undecodable.ts";
+import { jsonText } from "./json-text.ts";
 import { writeRaw } from "./raw-reply.ts";
 import { sendError } from "./error-reply.ts";
 import { MAX_TIMEOUT_MS, type FastUnaryOptions, type UnaryRoute } from "./fast-unary-route.ts";
@@ -66,7 +67,7 @@ export async function answerConnect(options: FastUnaryOptions, route: UnaryRoute
     const res = await deadline.race(pending);
     res.header.forEach((value, key) => responseHeader.append(key, value)); // append: each Set-Cookie is its own
     responseTrailer = res.trailer;
-    body = binary ? binaryOnce(route, res.message) : encodedOnce(res.message, route, () => jsonText(route, res.message));
+    body = binary ? binaryOnce(route, res.message) : encodedOnce(res.message, route, () => responseJsonText(route, res.message));
   } catch (thrown) {
     const error = toConnectError(thrown, req.id).error;
     status = error.code === Code.ResourceExhausted && error.cause === OVERSIZED ? 413 : httpStatusOf(error.code);
@@ -92,9 +93,9 @@ export async function answerConnect(options: FastUnaryOptions, route: UnaryRoute
 }
 
 /** The response in JSON, as connect's serializer writes it before encoding it. */
-function jsonText(route: UnaryRoute, message: Message): string {
+function responseJsonText(route: UnaryRoute, message: Message): string {
   try {
-    return toJsonString(route.method.output, message, JSON_OPTIONS);
+    return jsonText(route.method.output, message, JSON_OPTIONS);
   } catch (error) {
     throw ConnectError.from(error, Code.Internal);
   }

@@ -17,6 +17,7 @@ import type { HttpRule } from "../../../shared/gen/google/api/http_pb.js";
 import { compileTemplate, type CompiledTemplate } from "./path-template.ts";
 import { isServerStreaming, isUnary } from "../services.ts";
 import { checkDownload } from "./download.ts";
+import { jsonText } from "../json-text.ts";
 
 export type HttpVerb = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -83,6 +84,11 @@ function verbAndTemplate(rule: HttpRule, rpc: string): { verb: HttpVerb; templat
     default:
       throw new Error(`${rpc}: unsupported google.api.http pattern ${String(pattern.case)}`);
   }
+}
+
+/** The text of a REST reply for a response message: the message's JSON, or its response_body field's. */
+export function responseText(binding: RestBinding, message: Message): string {
+  return binding.responseBody ? JSON.stringify(responseJson(binding, message)) : jsonText(binding.method.output, message);
 }
 
 /** The JSON a REST reply carries for a response message: the message, or its response_body field. */

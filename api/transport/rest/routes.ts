@@ -19,7 +19,7 @@ import { encodedOnce } from "../frozen-replies.ts";
 import { decodedRequest } from "../interceptors/audit-undecodable.ts";
 import type { ServerStreamInvoker } from "../invoke-server-stream.ts";
 import type { UnaryCall, UnaryInvoker } from "../invoke-unary.ts";
-import { responseJson, type RestBinding } from "./bindings.ts";
+import { responseText, type RestBinding } from "./bindings.ts";
 import { sendDownload, startDownload } from "./download.ts";
 import { FormBody, formBodyRefusal, registerFormBodyParser } from "./form-body.ts";
 import { variableValues } from "./path-template.ts";
@@ -62,7 +62,7 @@ async function handle(binding: RestBinding & { kind: "unary" }, invoke: UnaryInv
     const res = await invoke({ ...callFacts(binding, req, controller.signal), method: binding.method });
     res.header.forEach((value, key) => reply.header(key, value));
     if (res.header.has("location")) return reply.code(303).send();
-    return reply.type("application/json").send(encodedOnce(res.message, binding, () => JSON.stringify(responseJson(binding, res.message))));
+    return reply.type("application/json").send(encodedOnce(res.message, binding, () => responseText(binding, res.message)));
   } catch (thrown) {
     const { error } = toConnectError(thrown, req.id);
     const signInPage = ssoRefusalPage(binding.method, req, error);
