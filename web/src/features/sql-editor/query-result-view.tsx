@@ -1,16 +1,16 @@
 // One statement's outcome: the statement, its error or its rows with how
 // many, whether some were dropped and how long it took; which columns are
 // masked and why.
-import type { QueryResult } from "@gen/svc/v1/sql_service_pb.js";
 import { useId } from "react";
 import { Alert } from "../../components/alert.tsx";
 import { durationMs } from "./cell-text.ts";
 import { maskedColumns } from "./masked-columns.ts";
+import type { ShownResult } from "./packed-rows.ts";
 import { ResultGrid } from "./result-grid.tsx";
 
 const count = new Intl.NumberFormat();
 
-export function QueryResultView({ result, position }: { result: QueryResult; position: number }) {
+export function QueryResultView({ result, position }: { result: ShownResult; position: number }) {
   const headingId = useId();
   const masked = maskedColumns(result);
   const label = `Result ${position}`;

@@ -2,17 +2,17 @@
 // 0114): every row is ROW_HEIGHT pixels high, so where a row sits is its
 // index times that, and scrolling 100,000 rows rewrites a few dozen. The
 // table keeps the ARIA row count and indices of the whole result.
-import type { QueryResult } from "@gen/svc/v1/sql_service_pb.js";
 import { type CSSProperties, type UIEvent, useLayoutEffect, useRef, useState } from "react";
 import { cellOf } from "./cell-text.ts";
 import { isMasked } from "./masked-columns.ts";
+import type { ShownResult } from "./packed-rows.ts";
 import { rowWindow } from "./row-window.ts";
 
 /** Must match `.result-row`'s height in sql-editor.css. */
 const ROW_HEIGHT = 30;
 const OVERSCAN = 4;
 
-export function ResultGrid({ result, label }: { result: QueryResult; label: string }) {
+export function ResultGrid({ result, label }: { result: ShownResult; label: string }) {
   const scroller = useRef<HTMLDivElement>(null);
   const [viewport, setViewport] = useState({ top: 0, height: 480 });
   useLayoutEffect(() => {
@@ -57,8 +57,9 @@ export function ResultGrid({ result, label }: { result: QueryResult; label: stri
         </div>
         <div role="rowgroup" className="result-body" style={{ height: rows.length * ROW_HEIGHT }}>
           <div className="result-window" style={{ transform: `translateY(${first * ROW_HEIGHT}px)` }}>
-            {rows.slice(first, end).map((row, offset) => {
+            {Array.from({ length: end - first }, (_, offset) => {
               const index = first + offset;
+              const row = rows.row(index);
               return (
                 // Keyed by the slot in the window: a scroll rewrites the rows' text instead of making new rows.
                 <div role="row" aria-rowindex={index + 2} key={offset} className="result-row">

@@ -18,6 +18,7 @@ import { DatabasePicker } from "./database-picker.tsx";
 import { ExecuteAction } from "./execute-action.tsx";
 import { downloadExport } from "./export-file.ts";
 import type { Outcome } from "./outcome.ts";
+import { shownResult } from "./packed-rows.ts";
 import { QueryHistoryList } from "./query-history.tsx";
 import { SqlOutput } from "./sql-output.tsx";
 import { SQL_PERMISSIONS } from "./sql-permissions.ts";
@@ -61,7 +62,7 @@ export function SqlEditorPage() {
   const runQuery = () =>
     begin("query", async (name, statement, signal) => {
       const reply = await client(SQLService).query({ name, statement, limit }, { signal });
-      return { kind: "query", results: reply.results };
+      return { kind: "query", results: reply.results.map(shownResult) };
     });
   const runExplain = () =>
     begin("explain", async (name, statement, signal) => {
