@@ -12,8 +12,10 @@
 //   - The baseline is a bare child process (bench/argon2-verify.ts) pinned to
 //     the same core, with the same libuv thread-pool size (UV_THREADPOOL_SIZE,
 //     which the server's config reads) and as many verifications in flight as
-//     the load has connections; it runs before and after the sign-ins and the
-//     two runs are averaged.
+//     the load has connections. Measured runs alternate, baseline first and
+//     last (ROUNDS sign-in runs, ROUNDS + 1 baseline runs, averaged on each
+//     side), so that a change in the machine's speed falls on both sides;
+//     the server stays up, idle, through the baseline runs.
 //   - The sign-ins' warm-up lasts until the server has answered at least
 //     WARMUP_SIGN_INS of them, in loads of the run's warm-up length: V8
 //     optimises a function after some hundreds of calls, and most of the
@@ -45,6 +47,8 @@ const PASSWORD = "Bench-Login-Pass-9";
 const TARGET: Target = { on: "ratio", min: 0.9 };
 /** Past V8's Maglev threshold (400 calls) for the functions called once per sign-in. */
 const WARMUP_SIGN_INS = 600;
+/** Measured sign-in runs, each followed by a baseline run (and the first preceded by one). */
+const ROUNDS = 3;
 
 let addressCounter = 0;
 /** A new client address per request: 10.0.0.1, 10.0.0.2, … (16 million before one repeats). */
@@ -77,35 +81,40 @@ export const loginFigure: Figure = {
           BENCH_HASH: hash,
           BENCH_PASSWORD: PASSWORD,
           BENCH_CONCURRENCY: String(context.connections),
-          BENCH_WARMUP_S: String(context.warmupS),
+          // Native code with nothing to compile: a second settles its threads.
+          BENCH_WARMUP_S: String(Math.min(context.warmupS, 1)),
           BENCH_DURATION_S: String(context.durationS),
           UV_THREADPOOL_SIZE: threadPool,
         },
         context.cpuProfDir,
       );
 
-    note("measuring argon2.verify alone");
-    const before = await baseline();
-    note(describeLoad("argon2.verify", before));
+    const baselines: LoadResult[] = [];
+    const signIns: LoadResult[] = [];
+    const measureBaseline = async () => {
+      note("measuring argon2.verify alone");
+      baselines.push(await baseline());
+      note(describeLoad("argon2.verify", baselines.at(-1)!));
+    };
     let server: ChildServer | undefined;
-    let logins: LoadResult;
     try {
       server = await startChildServer("server-process.ts", { BENCH_PG_URL: context.databaseUrl, UV_THREADPOOL_SIZE: threadPool }, context.cpuProfDir);
       await checkLogin(server.port);
       const load = (durationS: number) => http1Load(loginTarget(server!.port), { ...context, warmupS: 0, durationS, serverPid: server!.pid });
       if (context.warmupS > 0) await warmUp(context, load);
-      note("measuring sign-in");
-      logins = await load(context.durationS);
-      note(describeLoad("sign-in", logins));
-      await leftoversFinished(context, logins);
+      await measureBaseline();
+      for (let round = 1; round <= ROUNDS; round++) {
+        note(`measuring sign-in (round ${round} of ${ROUNDS})`);
+        signIns.push(await load(context.durationS));
+        note(describeLoad("sign-in", signIns.at(-1)!));
+        await leftoversFinished(context, signIns.at(-1)!);
+        await measureBaseline();
+      }
     } finally {
       await server?.stop();
     }
-    note("measuring argon2.verify alone, again");
-    const after = await baseline();
-    note(describeLoad("argon2.verify, again", after));
-
-    const verify = meanLoad(before, after);
+    const logins = meanLoad(...signIns);
+    const verify = meanLoad(...baselines);
     const remarks = [
       "baseline: raw argon2.verify/s",
       verify.drift > 0.1 ? `baseline runs differ by ${Math.round(verify.drift * 100)}%` : undefined,
@@ -130,7 +139,7 @@ export const loginFigure: Figure = {
           note: remarks.filter(Boolean).join("; "),
         },
       },
-      perCoreRow(logins, before, after),
+      perCoreRow(logins, baselines),
     ];
   },
 };
@@ -160,9 +169,9 @@ function leftoversFinished(context: BenchContext, stopped: LoadResult): Promise<
  * machine where other work takes a share of the server core, this ratio
  * still shows what a sign-in costs besides its verification.
  */
-function perCoreRow(logins: LoadResult, before: LoadResult, after: LoadResult): Row {
+function perCoreRow(logins: LoadResult, baselines: readonly LoadResult[]): Row {
   const perCore = (r: LoadResult) => (r.serverCpu ? r.rps / r.serverCpu : 0);
-  const baseline = (perCore(before) + perCore(after)) / 2;
+  const baseline = baselines.reduce((sum, r) => sum + perCore(r), 0) / baselines.length;
   const value = perCore(logins);
   return {
     name: "login.rest_per_core",

@@ -20,8 +20,8 @@ import { note, ratioOf, type Row, type Target } from "../harness/types.ts";
 
 const WHERE = { project: "approve", instance: "approve" };
 const DATABASE = "svc_bench_notify_approve";
-const ROUNDS = 2;
-const SAMPLES = 50;
+const ROUNDS = 5;
+const SAMPLES = 40;
 /** BENCH_NOTIFY_COMMENTS_PER_S overrides it (0: none). */
 const COMMENTS_PER_S = Number(process.env.BENCH_NOTIFY_COMMENTS_PER_S ?? 25);
 const TARGET: Target = { on: "ratio", min: 1 / 1.1 };

@@ -45,21 +45,23 @@ export function describeLoad(label: string, r: LoadResult): string {
 }
 
 /**
- * Two runs of the same target (e.g. a baseline measured before and after the
- * targets it is compared with) as one: means of rates, latencies and CPU.
+ * Runs of the same target (e.g. a baseline measured before, between and after
+ * the runs it is compared with) as one: means of rates, latencies and CPU;
+ * `drift` is the spread of their rates over the mean.
  */
-export function meanLoad(a: LoadResult, b: LoadResult): LoadResult & { drift: number } {
-  const mean = (x: number | undefined, y: number | undefined) => (x === undefined || y === undefined ? undefined : (x + y) / 2);
-  const rps = (a.rps + b.rps) / 2;
+export function meanLoad(...runs: LoadResult[]): LoadResult & { drift: number } {
+  const mean = (values: (number | undefined)[]) => (values.some((v) => v === undefined) ? undefined : values.reduce((sum: number, v) => sum + v!, 0) / values.length);
+  const rates = runs.map((r) => r.rps);
+  const rps = mean(rates)!;
   return {
     rps,
-    p50Ms: (a.p50Ms + b.p50Ms) / 2,
-    p99Ms: (a.p99Ms + b.p99Ms) / 2,
-    ok: a.ok + b.ok,
-    failed: a.failed + b.failed,
-    serverCpu: mean(a.serverCpu, b.serverCpu),
-    generatorCpu: mean(a.generatorCpu, b.generatorCpu),
-    drift: rps > 0 ? Math.abs(a.rps - b.rps) / rps : 0,
+    p50Ms: mean(runs.map((r) => r.p50Ms))!,
+    p99Ms: mean(runs.map((r) => r.p99Ms))!,
+    ok: runs.reduce((sum, r) => sum + r.ok, 0),
+    failed: runs.reduce((sum, r) => sum + r.failed, 0),
+    serverCpu: mean(runs.map((r) => r.serverCpu)),
+    generatorCpu: mean(runs.map((r) => r.generatorCpu)),
+    drift: rps > 0 ? (Math.max(...rates) - Math.min(...rates)) / rps : 0,
   };
 }
 
