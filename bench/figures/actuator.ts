@@ -2,7 +2,7 @@
 // transport of the real server, each against a bare Fastify route that returns
 // the same JSON, all measured in one run:
 //   REST, Connect JSON, Connect binary — HTTP/1.1 with autocannon, against the
-//     bare route over HTTP/1.1 (GET), measured before and after them (mean).
+//     bare route over HTTP/1.1 (GET), in rounds alternating with it (means).
 //   gRPC — needs HTTP/2, which autocannon lacks: our h2 generator (h2-load.ts)
 //     POSTs gRPC-framed empty requests over h2c; its baseline is the bare route
 //     requested with GET over h2c by the same generator, with the same sessions
@@ -15,7 +15,7 @@ import { ActuatorInfoSchema } from "../../shared/gen/svc/v1/actuator_service_pb.
 import { startChildServer, type ChildServer } from "../harness/child-server.ts";
 import { h2Call, h2Load, openSessions, type H2Target } from "../harness/h2-load.ts";
 import { http1Load, type Http1Target } from "../harness/http1-load.ts";
-import { describeLoad, meanLoad, type LoadResult, throughputRow } from "../harness/load-result.ts";
+import { alternateLoads, describeLoad, type LoadResult, type LoadTarget, throughputRow } from "../harness/load-result.ts";
 import { note, type BenchContext, type Figure, type Row, type Target } from "../harness/types.ts";
 
 const REST_PATH = "/v1/actuator/info";
@@ -28,6 +28,9 @@ interface Http1Case {
   check: (res: Response, expected: unknown) => Promise<boolean>;
   ratioTarget: Target;
 }
+
+/** Rounds of the HTTP/1.1 targets, each alternating with the bare route. */
+const ROUNDS = 2;
 
 const REST_TARGET: Target = { on: "ratio", min: 0.5 };
 const RPC_TARGET: Target = { on: "ratio", min: 0.3 };
@@ -100,13 +103,17 @@ export const actuatorFigure: Figure = {
         note(describeLoad(label, result));
         return result;
       };
-      // The HTTP/1.1 baseline is measured before and after its three targets
-      // and averaged, so that slow drift (other work on the machine) cancels.
-      const bareBefore = await measure("bare route, HTTP/1.1", () => http1Load(bareHttp1Target(bare.port), settings(bare)));
-      const results: LoadResult[] = [];
-      for (const c of HTTP1_CASES) results.push(await measure(c.name, () => http1Load(c.target(app.port), settings(app))));
-      const bareAfter = await measure("bare route, HTTP/1.1, again", () => http1Load(bareHttp1Target(bare.port), settings(bare)));
-      const bareHttp1 = meanLoad(bareBefore, bareAfter);
+      // The HTTP/1.1 targets alternate with the bare route in rounds, so that slow drift (other work on the machine) cancels.
+      const http1 = (label: string, server: ChildServer, target: Http1Target): LoadTarget => ({
+        label,
+        run: (durationS) => http1Load(target, { ...settings(server), durationS }),
+      });
+      const { baseline: bareHttp1, targets: results } = await alternateLoads(
+        ROUNDS,
+        context.durationS,
+        http1("bare route, HTTP/1.1", bare, bareHttp1Target(bare.port)),
+        HTTP1_CASES.map((c) => http1(c.name, app, c.target(app.port))),
+      );
       const drift = bareHttp1.drift > 0.1 ? `baseline runs differ by ${Math.round(bareHttp1.drift * 100)}%` : undefined;
       const rows = HTTP1_CASES.map((c, i) => throughputRow(`actuator.${c.name}`, results[i]!, bareHttp1, c.ratioTarget, drift));
       const bareH2 = await measure("bare route, h2c", () => h2Load(bareH2Target(bare.port), settings(bare)));

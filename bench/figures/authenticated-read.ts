@@ -16,15 +16,16 @@
 //   - Every answer is checked before the load: the project's title, 50
 //     issues, the Connect answer equal to the REST one and the bare route's
 //     equal to both.
-//   - Per read, the bare route is measured before and after the server's
-//     two forms and the two runs are averaged (as in the actuator figure).
+//   - Per read, the server's two forms alternate with the bare route in
+//     ROUNDS rounds, the bare route first and last, and each side's runs are
+//     averaged (as in the actuator figure).
 import { isDeepStrictEqual } from "node:util";
 import { setTimeout as sleep } from "node:timers/promises";
 import { adopt, adminQuery, apiClient, type Api, createWorkspaceAdmin, jobsEnded, type Json } from "../harness/api-client.ts";
 import { startChildProcess, startChildServer, type ChildServer } from "../harness/child-server.ts";
 import { stderrLogger } from "../harness/database.ts";
 import { http1Load, type Http1Target } from "../harness/http1-load.ts";
-import { describeLoad, meanLoad, throughputRow } from "../harness/load-result.ts";
+import { alternateLoads, type LoadTarget, throughputRow } from "../harness/load-result.ts";
 import { note, type BenchContext, type Figure, type Row, type Target } from "../harness/types.ts";
 import { startEmbeddedServer } from "../../test/helpers/postgres-server.ts";
 
@@ -36,6 +37,7 @@ const ISSUES = 50;
 /** The server's main pool (shared/platform/db.ts): the bare routes get as many connections. */
 const POOL_SIZE = 20;
 const TARGET: Target = { on: "ratio", min: 0.6 };
+const ROUNDS = 2;
 
 interface Read {
   name: string;
@@ -179,21 +181,21 @@ function firstDifference(a: unknown, b: unknown, path = "$"): string | undefined
 }
 
 async function measure(context: BenchContext, read: Read, app: ChildServer, bare: ChildServer, token: string): Promise<Row[]> {
-  const load = async (label: string, server: ChildServer, target: Http1Target) => {
-    note(`measuring ${label}`);
-    const result = await http1Load(target, { ...context, serverPid: server.pid });
-    note(describeLoad(label, result));
-    return result;
-  };
-  const bareBefore = await load(`${read.name}, bare`, bare, restTarget(bare.port, read, token));
-  const rest = await load(`${read.name}, REST`, app, restTarget(app.port, read, token));
-  const connect = await load(`${read.name}, Connect JSON`, app, connectTarget(app.port, read, token));
-  const bareAfter = await load(`${read.name}, bare, again`, bare, restTarget(bare.port, read, token));
-  const baseline = meanLoad(bareBefore, bareAfter);
+  const load = (label: string, server: ChildServer, target: Http1Target): LoadTarget => ({
+    label,
+    run: (durationS) => http1Load(target, { ...context, durationS, serverPid: server.pid }),
+  });
+  const {
+    baseline,
+    targets: [rest, connect],
+  } = await alternateLoads(ROUNDS, context.durationS, load(`${read.name}, bare`, bare, restTarget(bare.port, read, token)), [
+    load(`${read.name}, REST`, app, restTarget(app.port, read, token)),
+    load(`${read.name}, Connect JSON`, app, connectTarget(app.port, read, token)),
+  ]);
   const drift = baseline.drift > 0.1 ? `baseline runs differ by ${Math.round(baseline.drift * 100)}%` : undefined;
   return [
-    throughputRow(`authenticated_read.${read.name}_rest`, rest, baseline, TARGET, drift),
-    throughputRow(`authenticated_read.${read.name}_connect_json`, connect, baseline, TARGET, drift),
+    throughputRow(`authenticated_read.${read.name}_rest`, rest!, baseline, TARGET, drift),
+    throughputRow(`authenticated_read.${read.name}_connect_json`, connect!, baseline, TARGET, drift),
   ];
 }
 

@@ -1,5 +1,5 @@
 // What one load run yields, whichever generator produced it.
-import { ratioOf, type Row, type Target } from "./types.ts";
+import { note, ratioOf, type Row, type Target } from "./types.ts";
 
 export interface LoadResult {
   /** Successful responses per second over the measured window. */
@@ -85,4 +85,32 @@ export function throughputRow(name: string, result: LoadResult, baseline: LoadRe
       note: [remark, failures ? `${result.failed} failed, ${baseline.failed} failed in baseline` : undefined].filter(Boolean).join("; ") || undefined,
     },
   };
+}
+
+/** A target to load for a given number of measured seconds, named for the progress log. */
+export interface LoadTarget {
+  label: string;
+  run(durationS: number): Promise<LoadResult>;
+}
+
+/**
+ * A baseline and the targets compared with it, measured in rounds that
+ * alternate them, the baseline first and last (bare, a, b, bare, a, b, bare),
+ * each run `durationS / rounds` long; each side's runs are averaged. A change
+ * in the machine's speed during the figure then falls on both sides.
+ */
+export async function alternateLoads(rounds: number, durationS: number, baseline: LoadTarget, targets: readonly LoadTarget[]) {
+  const measured = async (target: LoadTarget) => {
+    note(`measuring ${target.label}`);
+    const result = await target.run(durationS / rounds);
+    note(describeLoad(target.label, result));
+    return result;
+  };
+  const baselineRuns = [await measured(baseline)];
+  const targetRuns = targets.map((): LoadResult[] => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, target] of targets.entries()) targetRuns[i]!.push(await measured(target));
+    baselineRuns.push(await measured(baseline));
+  }
+  return { baseline: meanLoad(...baselineRuns), targets: targetRuns.map((runs) => meanLoad(...runs)) };
 }
