@@ -46,7 +46,7 @@ function valueJson(value: RowValue): string {
     case "boolValue":
       return kind.value ? '{"boolValue":true}' : '{"boolValue":false}';
     case "int64Value":
-      return `{"int64Value":"${kind.value.toString()}"}`;
+      return `{"int64Value":${JSON.stringify(kind.value.toString())}}`;
     case "doubleValue":
       return `{"doubleValue":${doubleJson(kind.value)}}`;
     case "stringValue":
@@ -55,8 +55,9 @@ function valueJson(value: RowValue): string {
       return `{"bytesValue":"${base64Encode(kind.value)}"}`;
     case "timestampValue": {
       const { value: instant, offsetSeconds } = kind.value;
-      const fields = [instant ? `"value":"${timestampText(instant)}"` : "", offsetSeconds === undefined ? "" : `"offsetSeconds":${offsetSeconds}`];
-      return `{"timestampValue":{${fields.filter(Boolean).join(",")}}}`;
+      const at = instant ? `"value":"${timestampText(instant)}"` : "";
+      const offset = offsetSeconds === undefined ? "" : `"offsetSeconds":${offsetSeconds}`;
+      return `{"timestampValue":{${at}${at && offset ? "," : ""}${offset}}}`;
     }
     default:
       return "{}";
