@@ -16,6 +16,7 @@ export class PgConnector {
   readonly config: ConnectionConfig;
   private readonly timeoutMs: number;
   private readonly clients = new Set<pg.Client>();
+  private readonly ending = new Set<Promise<void>>();
 
   constructor(config: ConnectionConfig) {
     this.config = config;
@@ -40,6 +41,24 @@ export class PgConnector {
     } finally {
       this.clients.delete(client);
       await client.end().catch(() => undefined);
+    }
+  }
+
+  /**
+   * The same, but answers as soon as `work` is done: the client's end (the
+   * server's backend exiting) is awaited by close() instead, so that the
+   * caller's next steps overlap it.
+   */
+  async useEndingLater<T>(database: string, client: pg.Client, work: (client: pg.Client) => Promise<T>): Promise<T> {
+    try {
+      return await work(client);
+    } catch (error) {
+      throw queryFailure(this.config, database, error);
+    } finally {
+      this.clients.delete(client);
+      const ended = client.end().catch(() => undefined);
+      this.ending.add(ended);
+      void ended.then(() => this.ending.delete(ended));
     }
   }
 
@@ -73,10 +92,11 @@ export class PgConnector {
     return client;
   }
 
+  /** Ends every client still open, and waits for those useEndingLater() is ending. */
   async close(): Promise<void> {
     const clients = [...this.clients];
     this.clients.clear();
-    await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
+    await Promise.all([...clients.map((client) => client.end().catch(() => undefined)), ...this.ending]);
   }
 
   private ssl(): false | ConnectionOptions {

@@ -26,11 +26,16 @@ const QUERY_CANCELED = "57014";
 const COUNTED_COMMANDS = new Set(["INSERT", "UPDATE", "DELETE", "MERGE", "COPY"]);
 const LOST_SESSION_WAIT_MS = 10_000;
 
-/** A session for a change script: its connection carries the timeouts and search path from its start (a SET in the script overrides them). */
+/**
+ * A session for a change script: its connection carries the timeouts and
+ * search path from its start (a SET in the script overrides them). The
+ * outcome does not wait for the connection's end, which the target's close()
+ * awaits: the run's end is recorded meanwhile.
+ */
 export async function pgOpenScriptSession(connector: PgConnector, database: string, options: ScriptSessionOptions): Promise<ScriptSession> {
   const client = await connector.connect(database, { lock_timeout: options.lockTimeoutMs, statement_timeout: options.statementTimeoutMs });
   if (options.schema !== undefined) await client.query("select set_config('search_path', quote_ident($1), false)", [options.schema]);
-  return { execute: (request) => connector.use(database, client, () => runScript(connector, client, database, request)) };
+  return { execute: (request) => connector.useEndingLater(database, client, () => runScript(connector, client, database, request)) };
 }
 
 async function runScript(connector: PgConnector, client: pg.Client, database: string, request: ExecuteRequest): Promise<ExecuteOutcome> {
