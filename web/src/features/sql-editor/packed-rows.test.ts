@@ -1,11 +1,11 @@
-import { create } from "@bufbuild/protobuf";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { NullValue } from "@bufbuild/protobuf/wkt";
-import { QueryResultSchema, QueryRowSchema, type RowValue } from "@gen/svc/v1/sql_service_pb.js";
+import { QueryResultSchema, QueryRowSchema, type RowValueSchema } from "@gen/svc/v1/sql_service_pb.js";
 import { describe, expect, it } from "vitest";
 import { cellOf } from "./cell-text.ts";
 import { PackedRows, shownResult } from "./packed-rows.ts";
 
-const row = (...kinds: RowValue["kind"][]) => create(QueryRowSchema, { values: kinds.map((kind) => ({ kind })) });
+const row = (...kinds: MessageInitShape<typeof RowValueSchema>["kind"][]) => create(QueryRowSchema, { values: kinds.map((kind) => ({ kind })) });
 
 describe("PackedRows", () => {
   it("gives back each row as the server sent it, by index", () => {
