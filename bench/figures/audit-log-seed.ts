@@ -61,7 +61,11 @@ export async function seedAuditRecords(url: string, count: number): Promise<void
                                  when g % $4::int = 0 then replace($5, '${NUMBER}', g::text) end as payload) large`,
       [count, AT_BOUND_EVERY, releaseAtBound(), CUT_SCRIPT_EVERY, releaseWithScript(1 << 20)],
     );
-    await client.query("analyze audit_log");
+    // A log of a million records has long been vacuumed: its rows' hint bits
+    // set and its pages all-visible. Left to the first read, that work fell
+    // on whichever export ran first (or on autovacuum, when it came first),
+    // and the CSV row moved 40,000–64,000 records/s with the cursor steady.
+    await client.query("vacuum (analyze) audit_log");
   } finally {
     await client.end();
   }
