@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import mysql from "mysql2/promise";
 import pg from "pg";
+import { PgConnector } from "../shared/inventory/engine/postgres/pg-connection.ts";
 import { openTarget } from "../shared/inventory/engine/target-open.ts";
 import type { ConnectionConfig, ExecuteOutcome, ExecuteRequest, ScriptTimeouts, StatementLog, StopMode, Target, TargetSession } from "../shared/inventory/engine/target.ts";
 import { withDatabase } from "../shared/platform/postgres-url.ts";
@@ -68,6 +69,24 @@ describe("executing on PostgreSQL", () => {
   after(async () => {
     await target.close();
     await db.drop();
+  });
+
+  it("a client used with endLater is ended after use() answers, and close() waits for that end", async () => {
+    const connector = new PgConnector(PG);
+    const client = await connector.connect(db.name);
+    // A slow end stands for a backend that takes its time to exit.
+    let ended = false;
+    const end = client.end.bind(client);
+    client.end = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await end();
+      ended = true;
+    }) as typeof client.end;
+    const answer = await connector.use(db.name, client, async (c) => (await c.query("select 1 as one")).rows[0].one as number, { endLater: true });
+    assert.equal(answer, 1);
+    assert.equal(ended, false, "use() answered without waiting for the end");
+    await connector.close();
+    assert.equal(ended, true, "close() waited for the end");
   });
 
   it("runs a script in one transaction, logging each statement with the rows it changed", async () => {

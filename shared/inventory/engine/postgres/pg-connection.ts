@@ -32,24 +32,13 @@ export class PgConnector {
     return this.use(database, await this.connect(database), work);
   }
 
-  /** Runs `work` on a client connect() opened, and ends it; failures of its queries become clear errors. */
-  async use<T>(database: string, client: pg.Client, work: (client: pg.Client) => Promise<T>): Promise<T> {
-    try {
-      return await work(client);
-    } catch (error) {
-      throw queryFailure(this.config, database, error);
-    } finally {
-      this.clients.delete(client);
-      await client.end().catch(() => undefined);
-    }
-  }
-
   /**
-   * The same, but answers as soon as `work` is done: the client's end (the
-   * server's backend exiting) is awaited by close() instead, so that the
-   * caller's next steps overlap it.
+   * Runs `work` on a client connect() opened, and ends it; failures of its
+   * queries become clear errors. With `endLater`, it answers as soon as
+   * `work` is done and close() awaits the client's end (the server's backend
+   * exiting), so that the caller's next steps overlap it.
    */
-  async useEndingLater<T>(database: string, client: pg.Client, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  async use<T>(database: string, client: pg.Client, work: (client: pg.Client) => Promise<T>, { endLater = false } = {}): Promise<T> {
     try {
       return await work(client);
     } catch (error) {
@@ -57,8 +46,10 @@ export class PgConnector {
     } finally {
       this.clients.delete(client);
       const ended = client.end().catch(() => undefined);
-      this.ending.add(ended);
-      void ended.then(() => this.ending.delete(ended));
+      if (endLater) {
+        this.ending.add(ended);
+        void ended.then(() => this.ending.delete(ended));
+      } else await ended;
     }
   }
 
@@ -92,7 +83,7 @@ export class PgConnector {
     return client;
   }
 
-  /** Ends every client still open, and waits for those useEndingLater() is ending. */
+  /** Ends every client still open, and waits for those use() ends later. */
   async close(): Promise<void> {
     const clients = [...this.clients];
     this.clients.clear();

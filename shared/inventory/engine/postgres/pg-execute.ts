@@ -35,7 +35,7 @@ const LOST_SESSION_WAIT_MS = 10_000;
 export async function pgOpenScriptSession(connector: PgConnector, database: string, options: ScriptSessionOptions): Promise<ScriptSession> {
   const client = await connector.connect(database, { lock_timeout: options.lockTimeoutMs, statement_timeout: options.statementTimeoutMs });
   if (options.schema !== undefined) await client.query("select set_config('search_path', quote_ident($1), false)", [options.schema]);
-  return { execute: (request) => connector.useEndingLater(database, client, () => runScript(connector, client, database, request)) };
+  return { execute: (request) => connector.use(database, client, () => runScript(connector, client, database, request), { endLater: true }) };
 }
 
 async function runScript(connector: PgConnector, client: pg.Client, database: string, request: ExecuteRequest): Promise<ExecuteOutcome> {
