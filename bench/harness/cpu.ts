@@ -67,6 +67,14 @@ export function processCpuSeconds(pid: number): number | undefined {
   return statFields(pid, (fields) => (Number(fields[11]) + Number(fields[12])) / 100); // utime + stime, in USER_HZ (100 on Linux)
 }
 
+/**
+ * CPU seconds a process's main thread (in Node, the one running JavaScript)
+ * has used so far, without its thread pool's; undefined without /proc.
+ */
+export function mainThreadCpuSeconds(pid: number): number | undefined {
+  return statFields(pid, (fields) => (Number(fields[11]) + Number(fields[12])) / 100, `/proc/${pid}/task/${pid}/stat`);
+}
+
 /** The process's parent, from /proc; undefined when it is gone. */
 export function parentPid(pid: number): number | undefined {
   return statFields(pid, (fields) => Number(fields[1]));
@@ -86,26 +94,36 @@ export function childPids(pid: number): number[] {
   return children;
 }
 
-function statFields<T>(pid: number, pick: (fields: string[]) => T): T | undefined {
+function statFields<T>(pid: number, pick: (fields: string[]) => T, path = `/proc/${pid}/stat`): T | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(path, "utf8");
     return pick(stat.slice(stat.lastIndexOf(")") + 2).split(" "));
   } catch {
     return undefined;
   }
 }
 
-/** Measures CPU use of the server child and of this process over `work`, in cores. */
-export async function withCpuUse<T>(serverPid: number, work: () => Promise<T>): Promise<{ result: T; serverCpu?: number; generatorCpu: number }> {
+/** Measures CPU use of the server child (all of it, and its main thread) and of this process over `work`, in cores. */
+export async function withCpuUse<T>(
+  serverPid: number,
+  work: () => Promise<T>,
+): Promise<{ result: T; serverCpu?: number; serverMainThreadCpu?: number; generatorCpu: number }> {
   const serverStart = processCpuSeconds(serverPid);
+  const mainStart = mainThreadCpuSeconds(serverPid);
   const selfStart = process.cpuUsage();
   const started = performance.now();
   const result = await work();
   const elapsedS = (performance.now() - started) / 1000;
   const self = process.cpuUsage(selfStart);
-  const serverEnd = processCpuSeconds(serverPid);
-  const serverCpu = serverStart === undefined || serverEnd === undefined ? undefined : round2((serverEnd - serverStart) / elapsedS);
-  return { result, serverCpu, generatorCpu: round2((self.user + self.system) / 1e6 / elapsedS) };
+  const cores = (start: number | undefined, end: number | undefined) => (start === undefined || end === undefined ? undefined : (end - start) / elapsedS);
+  const serverCpu = cores(serverStart, processCpuSeconds(serverPid));
+  return {
+    result,
+    serverCpu: serverCpu === undefined ? undefined : round2(serverCpu),
+    // Unrounded: a main thread's share is often a few hundredths of a core.
+    serverMainThreadCpu: cores(mainStart, mainThreadCpuSeconds(serverPid)),
+    generatorCpu: round2((self.user + self.system) / 1e6 / elapsedS),
+  };
 }
 
 function round2(n: number): number {

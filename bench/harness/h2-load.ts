@@ -26,7 +26,7 @@ export interface H2Settings {
 export async function h2Load(target: H2Target, settings: H2Settings): Promise<LoadResult> {
   if (settings.warmupS > 0) await h2Run(target, settings, settings.warmupS);
   const measured = await withCpuUse(settings.serverPid, () => h2Run(target, settings, settings.durationS));
-  return { ...measured.result, serverCpu: measured.serverCpu, generatorCpu: measured.generatorCpu };
+  return { ...measured.result, serverCpu: measured.serverCpu, serverMainThreadCpu: measured.serverMainThreadCpu, generatorCpu: measured.generatorCpu };
 }
 
 /** One request/response exchange, resolving to whether it was accepted. */

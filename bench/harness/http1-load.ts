@@ -51,6 +51,7 @@ export async function http1Load(target: Http1Target, settings: LoadSettings): Pr
     ok,
     failed: result.errors + result.non2xx, // errors include timeouts
     serverCpu: measured.serverCpu,
+    serverMainThreadCpu: measured.serverMainThreadCpu,
     generatorCpu: measured.generatorCpu,
   };
 }

@@ -9,7 +9,10 @@ export interface LoadResult {
   ok: number;
   /** Failed requests: transport errors, timeouts, wrong status or wrong protocol status. */
   failed: number;
+  /** Cores the server (or the baseline process) used over the window. */
   serverCpu?: number;
+  /** Of those, the cores its main thread used: where JavaScript runs, the thread pool's work aside. */
+  serverMainThreadCpu?: number;
   generatorCpu?: number;
 }
 
@@ -40,7 +43,8 @@ export function percentile(sorted: Float64Array, p: number): number {
 
 /** One line for the progress log. */
 export function describeLoad(label: string, r: LoadResult): string {
-  const cpu = `server ${r.serverCpu ?? "?"} / generator ${r.generatorCpu ?? "?"} cores`;
+  const main = r.serverMainThreadCpu === undefined ? "" : ` (main thread ${r.serverMainThreadCpu.toFixed(3)})`;
+  const cpu = `server ${r.serverCpu ?? "?"}${main} / generator ${r.generatorCpu ?? "?"} cores`;
   return `${label}: ${Math.round(r.rps)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, ${r.ok} ok, ${r.failed} failed, CPU ${cpu}`;
 }
 
@@ -60,6 +64,7 @@ export function meanLoad(...runs: LoadResult[]): LoadResult & { drift: number } 
     ok: runs.reduce((sum, r) => sum + r.ok, 0),
     failed: runs.reduce((sum, r) => sum + r.failed, 0),
     serverCpu: mean(runs.map((r) => r.serverCpu)),
+    serverMainThreadCpu: mean(runs.map((r) => r.serverMainThreadCpu)),
     generatorCpu: mean(runs.map((r) => r.generatorCpu)),
     drift: rps > 0 ? (Math.max(...rates) - Math.min(...rates)) / rps : 0,
   };

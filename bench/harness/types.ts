@@ -32,6 +32,9 @@ export interface RowDetail {
   /** Server and load-generator CPU use over the measured window (1 = one core). */
   serverCpu?: number;
   generatorCpu?: number;
+  /** Milliseconds of the server's main-thread CPU per answered request, and of the baseline's. */
+  mainThreadMs?: number;
+  baselineMainThreadMs?: number;
   note?: string;
 }
 
