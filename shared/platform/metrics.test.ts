@@ -1,0 +1,22 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { test } from "node:test";
+import { createMetrics } from "./metrics.ts";
+
+/** Times this process's main thread has gone to sleep and been woken (Linux). */
+function mainThreadWakeups(): number {
+  const status = readFileSync(`/proc/self/task/${process.pid}/status`, "utf8");
+  return Number(/^voluntary_ctxt_switches:\s+(\d+)$/m.exec(status)?.[1]);
+}
+
+test("the runtime metrics wake an idle process about ten times a second, not a hundred", async () => {
+  const metrics = createMetrics({ threadPoolSize: 4 });
+  await sleep(200); // the event-loop monitor has started
+  const before = mainThreadWakeups();
+  await sleep(2_000);
+  const wakeups = mainThreadWakeups() - before;
+  // 20 samples at 100 ms, and a few wakeups of the test runner; at 10 ms it was over 200.
+  assert.ok(wakeups >= 15 && wakeups < 60, `${wakeups} wakeups in 2 s`);
+  assert.match(await metrics.registry.metrics(), /^nodejs_eventloop_lag_p99_seconds \d/m);
+});
