@@ -1,6 +1,6 @@
 // /metrics, and the HTTP metrics of every request, by route template.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Metrics } from "../../shared/platform/index.ts";
+import { exposition, type Metrics } from "../../shared/platform/index.ts";
 import { protocolOfContentType, type ApiProtocol } from "../transport/context.ts";
 
 const kStart = Symbol("request start");
@@ -23,8 +23,7 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
     done();
   });
   app.get("/metrics", async (_req, reply) => {
-    const text = await metrics.registry.metrics();
-    return reply.type(metrics.registry.contentType).send(text);
+    return reply.type(metrics.registry.contentType).send(await exposition(metrics));
   });
 }
 

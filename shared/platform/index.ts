@@ -46,7 +46,7 @@ export {
 export { addLogFields, currentCorrelationId, type LogFields, withLogFields, withNewCorrelationId } from "./log-context.ts";
 export { createLogger, type Logger } from "./logger.ts";
 export { emailConfigured, type Mail, sendMail, type SmtpConfig } from "./mail/mailer.ts";
-export { createMetrics, type Metrics } from "./metrics.ts";
+export { createMetrics, exposition, type Metrics } from "./metrics.ts";
 export { type CachePart, createNoticeCache, type NoticeCache } from "./notice-cache.ts";
 export { checkRequestId, normalizeLoginId, parseLoginId, parseResourceName, RESOURCE_ID_PATTERN, userName } from "./names.ts";
 export { type OpsServer, startOpsServer } from "./ops/ops-server.ts";

@@ -57,6 +57,16 @@ function registerRequestCounter<L extends string>(durations: Histogram<L>, label
  */
 const EVENT_LOOP_SAMPLE_MS = 100;
 
+/**
+ * The registry's Prometheus text. prom-client writes a NaN sample as `Nan`,
+ * which the text format's grammar does not have (Prometheus's own parser is
+ * lenient, stricter ones refuse it); the event-loop lag gauges are NaN when
+ * no sample fell between two scrapes.
+ */
+export async function exposition(metrics: Metrics): Promise<string> {
+  return (await metrics.registry.metrics()).replaceAll(/ Nan$/gm, " NaN");
+}
+
 export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
   const readJobCounts = jobCountReader(options.countJobs);

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Db } from "../db.ts";
 import type { Logger } from "../logger.ts";
-import type { Metrics } from "../metrics.ts";
+import { exposition, type Metrics } from "../metrics.ts";
 import { checkReadiness, readinessReply } from "./readiness.ts";
 
 export interface OpsServerOptions {
@@ -43,7 +43,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       const { status, body } = readinessReply(await checkReadiness(readiness));
       return json(status, body);
     },
-    "/metrics": async () => ({ status: 200, contentType: options.metrics.registry.contentType, body: await options.metrics.registry.metrics() }),
+    "/metrics": async () => ({ status: 200, contentType: options.metrics.registry.contentType, body: await exposition(options.metrics) }),
   };
   const server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, (req, res) => {
     void answer(req, routes, options.logger).then((reply) => send(req, res, reply));
