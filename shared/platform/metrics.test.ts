@@ -16,8 +16,10 @@ test("the runtime metrics wake an idle process about ten times a second, not a h
   const before = mainThreadWakeups();
   await sleep(2_000);
   const wakeups = mainThreadWakeups() - before;
-  // 20 samples at 100 ms, and a few wakeups of the test runner; at 10 ms it was over 200.
-  assert.ok(wakeups >= 15 && wakeups < 60, `${wakeups} wakeups in 2 s`);
+  // 20 samples at 100 ms and the sleep's own wakeup (21 measured); at 10 ms it
+  // was 197. The floor says the monitor runs at all: a loaded machine delays
+  // its ticks, and each next one is timed from the late one.
+  assert.ok(wakeups >= 10 && wakeups < 60, `${wakeups} wakeups in 2 s`);
   assert.match(await metrics.registry.metrics(), /^nodejs_eventloop_lag_p99_seconds \d/m);
 });
 
