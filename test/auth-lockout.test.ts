@@ -307,6 +307,22 @@ describe("sign-in rate limit per client IP", () => {
     }
   });
 
+  it("counts a malformed login id toward the limit and refuses one past it with 429, not 401", async () => {
+    const app = await startTestApp();
+    try {
+      const login = loginWith(app);
+      const ip = "203.0.113.12";
+      const malformed = await login("-not a login id", WRONG, ip);
+      assert.equal(malformed.status, 401, "refused as a wrong credential");
+      assert.deepEqual(tally(await burst([app], 59, () => ip)), { allowed: 59, limited: 0, other: 0 });
+      const pastLimit = await login("-not a login id", WRONG, ip);
+      assert.equal(pastLimit.status, 429, "the malformed request counted: the 61st is refused");
+      assert.equal((await login("rl-user-0", WRONG, ip)).status, 429);
+    } finally {
+      await app.close();
+    }
+  });
+
   it("does not let a client that is not a trusted proxy dodge the limit with X-Forwarded-For", async () => {
     const app = await startTestApp({ flags: ["--trusted-proxies", "10.9.9.9/32"] });
     try {

@@ -12,7 +12,7 @@ import { findActiveLocalUsersByEmail, findUserByLoginId, type UserRow } from "..
 import { checkEmailCode, EMAIL_CODE_DISABLED } from "./email-code.ts";
 import { finishFirstStep, openLoginAttempt, type LoginResult } from "./first-step.ts";
 import { lockForAttempt, settleSuccess } from "./lockout.ts";
-import { lockedRefusal, Refusal, refuse, refuseWrongCredential } from "./login-refusal.ts";
+import { lockedRefusal, Refusal, refuse, refuseWrongCredential, takeLoginRateLimit } from "./login-refusal.ts";
 import type { ClientFacts } from "./sessions.ts";
 
 export interface EmailCodeLoginInput {
@@ -25,7 +25,7 @@ const WRONG_CODE = "invalid login id or e-mail code";
 
 /** `sideDb` carries the rate-limit counter, which commits on its own. */
 export async function emailCodeLogin(sideDb: Db, audit: CallAudit, profile: WorkspaceProfile, client: ClientFacts, input: EmailCodeLoginInput): Promise<LoginResult> {
-  const typed = await openLoginAttempt(sideDb, audit, client, input.loginId, WRONG_CODE);
+  const { loginId: typed } = await openLoginAttempt(audit, input.loginId, WRONG_CODE, () => takeLoginRateLimit(sideDb, audit, client.clientIp));
   audit.detail = { method: "email code" };
   if (!profile.allowEmailCodeSignin) throw refuse(audit, Refusal.emailCodeSigninDisabled, failedPrecondition(EMAIL_CODE_DISABLED));
   if (input.password) throw refuse(audit, Refusal.passwordAndEmailCode, invalidArgument("send either password or email_code, not both"));

@@ -4,9 +4,9 @@
 // client IP's limit; a correct first factor ends with a session, or for a
 // user with a second factor the temp token of the second step (mfa-login.ts).
 import type { CallAudit, WorkspaceProfile } from "../../governance/index.ts";
-import { type Db, normalizeLoginId, unauthenticated, userName } from "../../platform/index.ts";
+import { normalizeLoginId, unauthenticated, userName } from "../../platform/index.ts";
 import type { UserRow } from "../user/user.store.ts";
-import { beginLoginAttempt, Refusal, refuse, takeLoginRateLimit } from "./login-refusal.ts";
+import { beginLoginAttempt, Refusal, refuse } from "./login-refusal.ts";
 import { startSecondFactor } from "./mfa-login.ts";
 import type { KnownMfaFacts } from "./mfa-requirement.ts";
 import type { ClientFacts } from "./sessions.ts";
@@ -16,17 +16,24 @@ import { signIn, type SignedIn } from "./sign-in.ts";
 export type LoginResult = ({ kind: "session" } & SignedIn) | { kind: "second factor"; mfaTempToken: string };
 
 /**
- * Opens the attempt; answers the login id in its stored form. A malformed one
- * is refused with `wrongMessage`, as a wrong credential is. `sideDb` carries
- * the rate-limit counter, which commits on its own.
+ * Opens the attempt; answers the login id in its stored form and what
+ * `count` read. `count` counts the request against the client IP's limit,
+ * refusing it when the limit is reached, and may read along what the step
+ * needs about a well-formed id (undefined when it is malformed). A malformed
+ * id is then refused with `wrongMessage`, as a wrong credential is.
  */
-export async function openLoginAttempt(sideDb: Db, audit: CallAudit, client: ClientFacts, typedLoginId: string, wrongMessage: string): Promise<string> {
+export async function openLoginAttempt<T>(
+  audit: CallAudit,
+  typedLoginId: string,
+  wrongMessage: string,
+  count: (loginId: string | undefined) => Promise<T>,
+): Promise<{ loginId: string; counted: T }> {
   const loginId = normalizeLoginId(typedLoginId);
   beginLoginAttempt(audit);
   audit.actor = userName(loginId ?? typedLoginId);
-  await takeLoginRateLimit(sideDb, audit, client.clientIp);
+  const counted = await count(loginId);
   if (!loginId) throw refuse(audit, Refusal.malformed, unauthenticated(wrongMessage));
-  return loginId;
+  return { loginId, counted };
 }
 
 /** Ends a correct first step: the second step's temp token when the user has a second factor, else the session. */

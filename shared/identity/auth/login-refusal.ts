@@ -7,7 +7,8 @@
 import { AuditAction, type CallAudit } from "../../governance/index.ts";
 import { type Db, failedPrecondition, userName } from "../../platform/index.ts";
 import { countFailure, failureSeverity } from "./lockout.ts";
-import { LOGIN_RATE_LIMIT, takeRateLimit } from "./rate-limit.ts";
+import { admit, hitOf, LOGIN_RATE_LIMIT } from "./rate-limit.ts";
+import { takeHit, type Hit, type WindowState } from "./rate-limit.store.ts";
 
 /** Why a sign-in was refused, as recorded in the audit detail and counted by svc_auth_login_total. */
 export const Refusal = {
@@ -46,8 +47,18 @@ export function refuse(audit: CallAudit, reason: string, error: Error): Error {
 
 /** Counts one sign-in request of the client IP (§4.5); `sideDb` commits it whatever the call does. */
 export async function takeLoginRateLimit(sideDb: Db, audit: CallAudit, clientIp: string): Promise<void> {
+  admitLoginRequest(audit, await takeHit(sideDb, loginHit(clientIp)));
+}
+
+/** The hit a sign-in request of the client IP takes. */
+export function loginHit(clientIp: string): Hit {
+  return hitOf(LOGIN_RATE_LIMIT, clientIp);
+}
+
+/** Refuses the sign-in request when its hit was not counted: the client IP's window is full. */
+export function admitLoginRequest(audit: CallAudit, window: WindowState): void {
   try {
-    await takeRateLimit(sideDb, LOGIN_RATE_LIMIT, clientIp);
+    admit(LOGIN_RATE_LIMIT, window);
   } catch (error) {
     throw refuse(audit, Refusal.rateLimited, error as Error);
   }

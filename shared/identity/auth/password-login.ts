@@ -11,9 +11,9 @@ import { hashPassword, needsRehash, verifyPassword } from "../user/password-hash
 import { replacePasswordHash } from "../user/user.store.ts";
 import { finishFirstStep, openLoginAttempt, type LoginResult } from "./first-step.ts";
 import { activeLock, lockInForce, settleSuccess } from "./lockout.ts";
-import { lockedRefusal, Refusal, refuse, refuseWrongCredential } from "./login-refusal.ts";
+import { admitLoginRequest, lockedRefusal, loginHit, Refusal, refuse, refuseWrongCredential, takeLoginRateLimit } from "./login-refusal.ts";
 import type { ClientFacts } from "./sessions.ts";
-import { findSignInFacts } from "./sign-in-facts.store.ts";
+import { takeHitWithSignInFacts, type SignInFacts } from "./sign-in-facts.store.ts";
 
 export interface LoginInput {
   loginId: string;
@@ -24,9 +24,10 @@ const WRONG_CREDENTIALS = "invalid login id or password";
 
 /** `sideDb` carries the rate-limit counter, which commits on its own. */
 export async function passwordLogin(sideDb: Db, audit: CallAudit, profile: WorkspaceProfile, client: ClientFacts, input: LoginInput): Promise<LoginResult> {
-  const loginId = await openLoginAttempt(sideDb, audit, client, input.loginId, WRONG_CREDENTIALS);
+  const count = (id: string | undefined) => countSignIn(sideDb, audit, client.clientIp, id);
+  const { loginId, counted } = await openLoginAttempt(audit, input.loginId, WRONG_CREDENTIALS, count);
+  const { user, failure, inRequire2faGroup } = counted!; // read for every well-formed id
   const tx = audit.tx;
-  const { user, failure, inRequire2faGroup } = await findSignInFacts(tx, loginId);
   const earlyLock = lockInForce(failure);
   if (earlyLock) throw lockedRefusal(audit, earlyLock);
 
@@ -41,4 +42,15 @@ export async function passwordLogin(sideDb: Db, audit: CallAudit, profile: Works
   }
   if (usable.passwordHash && needsRehash(usable.passwordHash)) await replacePasswordHash(tx, usable.id, await hashPassword(input.password));
   return finishFirstStep(audit, profile, client, usable, { inRequire2faGroup });
+}
+
+/** Counts the request and, for a well-formed login id, reads its sign-in facts in the same statement. */
+async function countSignIn(sideDb: Db, audit: CallAudit, clientIp: string, loginId: string | undefined): Promise<SignInFacts | undefined> {
+  if (!loginId) {
+    await takeLoginRateLimit(sideDb, audit, clientIp);
+    return undefined;
+  }
+  const { window, facts } = await takeHitWithSignInFacts(sideDb, loginHit(clientIp), loginId);
+  admitLoginRequest(audit, window);
+  return facts;
 }

@@ -2,7 +2,7 @@
 // store (contract §4.5): a refused request is not counted, so a client that
 // keeps trying is let in again as soon as its oldest counted hit ages out.
 import { type Db, resourceExhausted } from "../../platform/index.ts";
-import { takeHit } from "./rate-limit.store.ts";
+import { takeHit, type Hit, type WindowState } from "./rate-limit.store.ts";
 
 export interface RateLimit {
   bucket: string;
@@ -17,7 +17,16 @@ export const LOGIN_RATE_LIMIT: RateLimit = { bucket: "login", limit: 60, windowM
 
 /** Counts one request for `key`; throws resource_exhausted with Retry-After when the window is full. */
 export async function takeRateLimit(db: Db, rule: RateLimit, key: string): Promise<void> {
-  const state = await takeHit(db, rule.bucket, key, rule.limit, rule.windowMs);
+  admit(rule, await takeHit(db, hitOf(rule, key)));
+}
+
+/** One request of `key` under the rule. */
+export function hitOf(rule: RateLimit, key: string): Hit {
+  return { bucket: rule.bucket, key, limit: rule.limit, windowMs: rule.windowMs };
+}
+
+/** Lets the request through when its hit was counted; else throws resource_exhausted with Retry-After. */
+export function admit(rule: RateLimit, state: WindowState): void {
   if (state.counted) return;
   const retryAfterMs = (state.oldest ?? state.now).getTime() + rule.windowMs - state.now.getTime();
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
