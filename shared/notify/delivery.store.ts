@@ -8,7 +8,7 @@
 // with them the later completion of their job, which then runs again.
 import { type CommonQueryMethods, type FragmentSqlToken, sql } from "slonik";
 import { z } from "zod";
-import { addJob, addKeyedJobs, afterNewest, type FilterTerm, newestFirst, type PageKey, pageTimeColumn, sqlOperator, withPageTime } from "../platform/index.ts";
+import { addJob, afterNewest, type FilterTerm, keyedJobsAdding, newestFirst, type PageKey, pageTimeColumn, preparedCommand, sqlOperator, withPageTime } from "../platform/index.ts";
 
 export const DELIVERY_STATUSES = ["PENDING", "SENT", "FAILED"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -47,16 +47,21 @@ const idRow = z.object({ id: z.coerce.number() });
 
 const jobKey = (id: number | string) => `notify:${id}`;
 
-/** Writes the deliveries and one job each, in the caller's transaction. */
+/**
+ * Writes the deliveries and one job each, in the caller's transaction: one
+ * statement, a round trip of the change that emits the event.
+ */
 export async function insertDeliveries(tx: CommonQueryMethods, deliveries: readonly NewDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
   const rows = deliveries.map((d) => ({ ...d, eventTime: d.eventTime.toISOString() }));
-  const ids = await tx.anyFirst(sql.type(idRow)`
-    insert into notification_delivery (channel, event, target, address, payload, event_time)
-    select channel, event, target, address, payload, "eventTime"
-    from jsonb_to_recordset(${sql.jsonb(rows as never)}) as r (channel text, event text, target text, address text, payload jsonb, "eventTime" timestamptz)
-    returning id`);
-  await addKeyedJobs(tx, "notify.deliver", ids.map((id) => ({ payload: { deliveryId: id }, jobKey: jobKey(id) })));
+  await tx.query(preparedCommand("notification_delivery.insert")`
+    with inserted as (
+      insert into notification_delivery (channel, event, target, address, payload, event_time)
+      select channel, event, target, address, payload, "eventTime"
+      from jsonb_to_recordset(${sql.jsonb(rows as never)}) as r (channel text, event text, target text, address text, payload jsonb, "eventTime" timestamptz)
+      returning id)
+    ${keyedJobsAdding("notify.deliver", sql.fragment`
+      select jsonb_build_object('deliveryId', i.id) as payload, ${jobKey("")} || i.id as job_key, i.id as position from inserted i`)}`);
 }
 
 const claimedRow = z
