@@ -12,7 +12,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { sql as slonikSql } from "slonik";
 import { z } from "zod";
 import { DataSource_Type, Engine, Instance_State, InstanceService } from "../shared/gen/svc/v1/instance_service_pb.js";
-import { withTransaction } from "../shared/platform/db.ts";
+import { withTransaction } from "../shared/platform/transaction.ts";
 import { createSecretBox } from "../shared/platform/secrets/secret-box.ts";
 import { resealStoredSecrets } from "../shared/governance/secret-key/sealed-values.store.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";

@@ -8,7 +8,8 @@ import { AUDIT_READ_COLUMNS } from "../../shared/governance/audit/audit-search.s
 import { WORKSPACE } from "../../shared/identity/iam/authorize.ts";
 import { lockPolicy, replacePolicy } from "../../shared/identity/iam/iam-policy.store.ts";
 import { userMember } from "../../shared/identity/iam/members.ts";
-import { createDb, withTransaction } from "../../shared/platform/db.ts";
+import { createDb } from "../../shared/platform/db.ts";
+import { withTransaction } from "../../shared/platform/transaction.ts";
 import type { Logger } from "../../shared/platform/logger.ts";
 import { hashPassword } from "../../shared/identity/user/password-hash.ts";
 import { findUserByLoginId, insertUser } from "../../shared/identity/user/user.store.ts";

@@ -1,11 +1,13 @@
 // Turning events into deliveries (contract §16.1): in the transaction of the
 // change that emits an event, one delivery row (PENDING) and one
 // notify.deliver job per target of each channel, so that no event goes
-// without its change and no change without its event. Nothing here leaves
-// the process: the worker sends.
+// without its change and no change without its event. A transaction's
+// events are turned into deliveries together just before it commits
+// (commitBatch): one read of the settings and one insert for all of them.
+// Nothing here leaves the process: the worker sends.
 import type { CommonQueryMethods } from "slonik";
 import { findSettingRows, readWorkspaceProfile, type SettingReader, storedSettings, withExternalUrlFlag } from "../governance/index.ts";
-import { type DomainEvent, subscribeToEvents } from "../platform/index.ts";
+import { commitBatch, type DomainEvent, subscribeToEvents } from "../platform/index.ts";
 import type { Channel } from "./channel.ts";
 import { insertDeliveries, type NewDelivery } from "./delivery.store.ts";
 import { emailChannel } from "./email.ts";
@@ -37,7 +39,7 @@ let unsubscribe: (() => void) | undefined;
 export function publishNotifications(options: PublishOptions): () => void {
   const holder = Symbol("notification publisher");
   holders.set(holder, options);
-  unsubscribe ??= subscribeToEvents((tx, event) => enqueueDeliveries(tx, event, [...holders.values()].at(-1)!));
+  unsubscribe ??= subscribeToEvents((tx, event) => queueDeliveries(tx, { event, options: [...holders.values()].at(-1)! }));
   return () => {
     if (!holders.delete(holder) || holders.size > 0) return;
     unsubscribe?.();
@@ -45,9 +47,21 @@ export function publishNotifications(options: PublishOptions): () => void {
   };
 }
 
-async function enqueueDeliveries(tx: CommonQueryMethods, event: DomainEvent, options: PublishOptions): Promise<void> {
-  const deliveries: NewDelivery[] = [];
+/** An event, with the options of the publisher that heard it. */
+interface Heard {
+  event: DomainEvent;
+  options: PublishOptions;
+}
+
+const queueDeliveries = commitBatch<Heard>(async (tx, heard) => {
   const settings = await settingsAsOf(tx);
+  const deliveries: NewDelivery[] = [];
+  for (const { event, options } of heard) deliveries.push(...(await deliveriesOf(tx, event, settings, options)));
+  await insertDeliveries(tx, deliveries);
+});
+
+async function deliveriesOf(tx: CommonQueryMethods, event: DomainEvent, settings: SettingReader, options: PublishOptions): Promise<NewDelivery[]> {
+  const deliveries: NewDelivery[] = [];
   let payload: Record<string, unknown> | undefined;
   for (const channel of CHANNELS) {
     for (const { target, address } of await channel.targets(tx, event, settings)) {
@@ -55,7 +69,7 @@ async function enqueueDeliveries(tx: CommonQueryMethods, event: DomainEvent, opt
       deliveries.push({ channel: channel.name, event: event.event, target, address, payload, eventTime: event.time });
     }
   }
-  await insertDeliveries(tx, deliveries);
+  return deliveries;
 }
 
 /** EVENT_SETTINGS as the transaction sees them, read at once; any other from the store. */

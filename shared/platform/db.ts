@@ -75,11 +75,6 @@ export const textIdRow = z.object({ id: z.string() });
 /** A bigint key `id`, as a number (int8 arrives as a BigInt). */
 export const serialIdRow = z.object({ id: z.coerce.number() });
 
-/** One transaction per use case: the change, its audit record and its jobs. */
-export function withTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction(work);
-}
-
 /**
  * Makes sql.type(schema) queries validate and transform their rows. It is
  * synchronous (row schemas have no async parts): slonik runs an async row

@@ -3,7 +3,8 @@
 export { listenToChannel } from "./channel-listener.ts";
 export { CHUNK_BYTES, ChunkWriter } from "./chunk-writer.ts";
 export { type Config, ConfigError, loadConfig, type PortRole, trustedProxyList } from "./config.ts";
-export { APPLICATION_NAME, countRow, createDb, type Db, ping, preparedCommand, serialIdRow, textIdRow, type Tx, withTransaction } from "./db.ts";
+export { APPLICATION_NAME, countRow, createDb, type Db, ping, preparedCommand, serialIdRow, textIdRow, type Tx } from "./db.ts";
+export { commitBatch, withTransaction } from "./transaction.ts";
 export { formatDuration, parseDuration } from "./duration.ts";
 export { type DomainEvent, emitEvent, type EventSubscriber, type NewDomainEvent, subscribeToEvents } from "./events.ts";
 export { isEmailAddress, parseEmail, requireEmail } from "./email-address.ts";

@@ -7,7 +7,7 @@
 // rollout.failed.
 import type { CommonQueryMethods, DatabasePool } from "slonik";
 import { readEnvironments, storedSettings, SYSTEM_ACTOR } from "../../governance/index.ts";
-import { noticeChange } from "../../platform/index.ts";
+import { noticeChange, withTransaction } from "../../platform/index.ts";
 import { addIssueEvent } from "../issue/issue-events.ts";
 import { issueName, type IssueRef } from "../issue/issue-names.ts";
 import { transitionIssueStatus } from "../issue/issue.store.ts";
@@ -42,7 +42,7 @@ export async function startStage(tx: CommonQueryMethods, rollout: RolloutRow, st
 export async function followUpRollout(db: DatabasePool, ref: RolloutRef, actor: string, settledStageIds: readonly string[] = []): Promise<void> {
   await announceRunChange(db, ref);
   if (settledStageIds.length > 0 && (await allGoOn(db, ref, settledStageIds))) return;
-  if (await needsRefresh(db, ref)) await db.transaction((tx) => refreshRollout(tx, ref, actor));
+  if (await needsRefresh(db, ref)) await withTransaction(db, (tx) => refreshRollout(tx, ref, actor));
 }
 
 async function allGoOn(db: CommonQueryMethods, ref: RolloutRef, stageIds: readonly string[]): Promise<boolean> {

@@ -11,7 +11,8 @@
 import pg from "pg";
 import { sql } from "slonik";
 import { z } from "zod";
-import { withTransaction, type Db } from "../db.ts";
+import type { Db } from "../db.ts";
+import { withTransaction } from "../transaction.ts";
 import { JOB_POOL_LOCK_CLASS } from "../locks.ts";
 import { SESSION_KEEPALIVE_OPTIONS } from "../session-keepalive.ts";
 import type { Logger } from "../logger.ts";
