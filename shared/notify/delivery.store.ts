@@ -45,7 +45,9 @@ const columns = sql.fragment`id::text as id, channel, event, target, status, att
 
 const idRow = z.object({ id: z.coerce.number() });
 
-const jobKey = (id: number | string) => `notify:${id}`;
+/** A delivery's job key is this and its id: a later attempt's job replaces a waiting one. */
+const JOB_KEY_PREFIX = "notify:";
+const jobKey = (id: number) => `${JOB_KEY_PREFIX}${id}`;
 
 /**
  * Writes the deliveries and one job each, in the caller's transaction: one
@@ -61,7 +63,7 @@ export async function insertDeliveries(tx: CommonQueryMethods, deliveries: reado
       from jsonb_to_recordset(${sql.jsonb(rows as never)}) as r (channel text, event text, target text, address text, payload jsonb, "eventTime" timestamptz)
       returning id)
     ${keyedJobsAdding("notify.deliver", sql.fragment`
-      select jsonb_build_object('deliveryId', i.id) as payload, ${jobKey("")} || i.id as job_key, i.id as position from inserted i`)}`);
+      select jsonb_build_object('deliveryId', i.id) as payload, ${JOB_KEY_PREFIX} || i.id as job_key, i.id as position from inserted i`)}`);
 }
 
 const claimedRow = z
