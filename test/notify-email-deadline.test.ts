@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { emailChannel } from "../shared/notify/email.ts";
+import { sendContext } from "../shared/notify/channel.ts";
 import { sendMail, type SmtpConfig } from "../shared/platform/index.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { eventually, testSecrets } from "./helpers/instances.ts";
@@ -69,9 +70,9 @@ describe("an e-mail attempt against an SMTP server that hangs", () => {
       const silent = await peer("data");
       await ok("PATCH", "/v1/settings/EMAIL?updateMask=email", { value: { email: { from: "svc@example.com", fromName: "Svc", smtp: { host: "127.0.0.1", port: silent.port, encryption: "NONE", authentication: "NONE" } } } });
       const payload = { event: "issue.approvalRequested", time: new Date().toISOString(), actor: "users/carol", resource: "projects/p/issues/1", title: "Add an index", link: "https://svc.example.com/projects/p/issues/1", detail: {} };
-      const delivery = { deliveryId: "00000000-0000-4000-8000-000000000001", channel: "EMAIL", event: payload.event, address: MAIL.to, payload, attempts: 1, eventTime: new Date() };
+      const delivery = { id: 1, deliveryId: "00000000-0000-4000-8000-000000000001", channel: "EMAIL", event: payload.event, address: MAIL.to, payload, attempts: 1, eventTime: new Date() };
       let outcome: Awaited<ReturnType<typeof emailChannel.send>> | undefined;
-      const { ms } = await timed(async () => (outcome = await emailChannel.send(delivery, { db: app.db, secrets: testSecrets(), allowPrivate: true })));
+      const { ms } = await timed(async () => (outcome = await emailChannel.send(delivery, sendContext(app.db, testSecrets(), true))));
       assert.equal(outcome?.kind, "retry");
       assert.match(outcome?.kind === "retry" ? outcome.error : "", /did not take the message within \d+(\.\d+)?s/);
       assert.ok(ms < 10_500, `the attempt took ${Math.round(ms)} ms`);

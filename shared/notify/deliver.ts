@@ -1,10 +1,15 @@
-// One attempt at a delivery (a notify.deliver job): claim the row, send
-// through its channel, record the outcome — SENT; PENDING with the next
-// attempt's job after the back-off; FAILED when final or out of attempts —
-// and count it in svc_notification_deliveries_total{channel,status} (status
-// SENT, RETRY or FAILED) and, once sent, the time since the event.
+// One attempt at each delivery of a notify.deliver job — the first attempts
+// of a few of a transaction's deliveries, or the next of one: claim the rows, send
+// each through its channel, all at once and sharing their reads (a setting,
+// a project's webhooks), and record the outcomes — SENT, in one statement;
+// PENDING with the next attempt's job after the back-off; FAILED when final
+// or out of attempts — counting each in
+// svc_notification_deliveries_total{channel,status} (status SENT, RETRY or
+// FAILED) and, once sent, the time since the event. A delivery the job finds
+// held by another attempt gets a job of its own for when the lease ends.
 import { type Db, type Metrics, type SecretBox, withTransaction } from "../platform/index.ts";
-import { claimDelivery, type ClaimedDelivery, findDelivery, recordFailure, recordSent } from "./delivery.store.ts";
+import { type SendContext, sendContext } from "./channel.ts";
+import { claimDeliveries, type ClaimedDelivery, deferHeld, recordFailure, recordSent } from "./delivery.store.ts";
 import { CHANNELS } from "./publish.ts";
 import { type AttemptOutcome, backoffMs, MAX_ATTEMPTS } from "./retry-policy.ts";
 import { ATTEMPT_TIMEOUT_MS } from "./webhook-post.ts";
@@ -20,31 +25,39 @@ export interface DeliverDeps {
   allowPrivate: boolean;
 }
 
-export async function deliverNotification(deps: DeliverDeps, id: number): Promise<void> {
-  const delivery = await claimDelivery(deps.db, id, LEASE_MS);
-  if (!delivery) return refuseWhileLeased(deps.db, id);
+/** A job's deliveries: the first attempts of `deliveryIds`, or the next attempt of `deliveryId`. */
+export type DeliveryJob = { deliveryIds: readonly number[] } | { deliveryId: number };
+
+export async function deliverNotifications(deps: DeliverDeps, job: DeliveryJob): Promise<void> {
+  const [ids, firstOnly] = "deliveryIds" in job ? [job.deliveryIds, true] : [[job.deliveryId], false];
+  const claimed = await claimDeliveries(deps.db, ids, firstOnly, LEASE_MS);
+  const context = sendContext(deps.db, deps.secrets, deps.allowPrivate);
+  const outcomes = await Promise.all(claimed.map((delivery) => attempt(delivery, context)));
+  await record(deps, claimed, outcomes);
+  if (claimed.length < ids.length) await deferHeld(deps.db, ids.filter((id) => !claimed.some((c) => c.id === id)));
+}
+
+/** The channel's outcome; a read that fails on the way is tried again like a send. */
+async function attempt(delivery: ClaimedDelivery, context: SendContext): Promise<AttemptOutcome> {
   const channel = CHANNELS.find((c) => c.name === delivery.channel);
-  const outcome: AttemptOutcome = channel
-    ? await channel.send(delivery, { db: deps.db, secrets: deps.secrets, allowPrivate: deps.allowPrivate })
-    : { kind: "failed", error: `no channel ${delivery.channel}` };
-  await record(deps, id, delivery, outcome);
+  if (!channel) return { kind: "failed", error: `no channel ${delivery.channel}` };
+  return channel.send(delivery, context).catch((error: unknown) => ({ kind: "retry", error: (error as Error).message }));
 }
 
-/** A PENDING delivery another attempt holds: the job fails, and the queue tries it again once the lease may have lapsed. */
-async function refuseWhileLeased(db: Db, id: number): Promise<void> {
-  if ((await findDelivery(db, id))?.status === "PENDING") throw new Error(`notification delivery ${id} is being sent by another attempt`);
-}
-
-async function record(deps: DeliverDeps, id: number, delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
-  const count = (status: string) => deps.metrics.notificationDeliveries.inc({ channel: delivery.channel, status });
-  if (outcome.kind === "sent") {
-    await recordSent(deps.db, id);
-    count("SENT");
+async function record(deps: DeliverDeps, claimed: readonly ClaimedDelivery[], outcomes: readonly AttemptOutcome[]): Promise<void> {
+  const count = (delivery: ClaimedDelivery, status: string) => deps.metrics.notificationDeliveries.inc({ channel: delivery.channel, status });
+  const sent = claimed.filter((_, i) => outcomes[i]!.kind === "sent");
+  if (sent.length > 0) await recordSent(deps.db, sent.map((d) => d.id));
+  for (const delivery of sent) {
+    count(delivery, "SENT");
     deps.metrics.notificationDeliveryDelay.observe({ channel: delivery.channel }, (Date.now() - delivery.eventTime.getTime()) / 1000);
-    return;
   }
-  const retry = outcome.kind === "retry" && delivery.attempts < MAX_ATTEMPTS;
-  const retryAt = retry ? new Date(Date.now() + (outcome.waitMs ?? backoffMs(delivery.attempts))) : undefined;
-  await withTransaction(deps.db, (tx) => recordFailure(tx, id, outcome.error, retryAt));
-  count(retry ? "RETRY" : "FAILED");
+  for (const [i, delivery] of claimed.entries()) {
+    const outcome = outcomes[i]!;
+    if (outcome.kind === "sent") continue;
+    const retry = outcome.kind === "retry" && delivery.attempts < MAX_ATTEMPTS;
+    const retryAt = retry ? new Date(Date.now() + (outcome.waitMs ?? backoffMs(delivery.attempts))) : undefined;
+    await withTransaction(deps.db, (tx) => recordFailure(tx, delivery.id, outcome.error, retryAt));
+    count(delivery, retry ? "RETRY" : "FAILED");
+  }
 }

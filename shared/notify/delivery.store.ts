@@ -1,14 +1,28 @@
 // The notification_delivery table (migration 0028) and the notify.deliver
-// jobs that work on it. A delivery is written with its job in the caller's
-// transaction; an attempt claims the row (a lease, so that two workers never
-// send it at once, and a PENDING status, so that a sent one is never sent
-// again) and records its outcome, with the next attempt's job when it retries.
-// The claim and the outcome commit without waiting for their WAL flush
+// jobs that work on it. A transaction's deliveries are written with the jobs
+// of their first attempts in it, up to NOTIFY_DELIVERIES_PER_JOB to a job
+// (decision 0141); each later attempt has a job of its own. An attempt claims
+// the rows (a lease, so that two workers never send one at once, and a
+// PENDING status, so that a sent one is never sent again) and records the
+// outcomes, with the next attempt's job when one is tried again.
+// The claim and the outcomes commit without waiting for their WAL flush
 // (decision 0122): a crash of the store loses at most the newest of them, and
 // with them the later completion of their job, which then runs again.
 import { type CommonQueryMethods, type FragmentSqlToken, sql } from "slonik";
 import { z } from "zod";
-import { addJob, afterNewest, type FilterTerm, keyedJobsAdding, newestFirst, type PageKey, pageTimeColumn, preparedCommand, sqlOperator, withPageTime } from "../platform/index.ts";
+import {
+  addJob,
+  afterNewest,
+  type FilterTerm,
+  keyedJobsAdding,
+  newestFirst,
+  NOTIFY_DELIVERIES_PER_JOB,
+  type PageKey,
+  pageTimeColumn,
+  preparedCommand,
+  sqlOperator,
+  withPageTime,
+} from "../platform/index.ts";
 
 export const DELIVERY_STATUSES = ["PENDING", "SENT", "FAILED"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -44,14 +58,16 @@ export type DeliveryRow = z.infer<typeof listedRow>;
 const columns = sql.fragment`id::text as id, channel, event, target, status, attempts, last_error, create_time, sent_time`;
 
 const idRow = z.object({ id: z.coerce.number() });
+const heldRow = z.object({ id: z.coerce.number(), lease_until: z.coerce.date() });
 
-/** A delivery's job key is this and its id: a later attempt's job replaces a waiting one. */
+/** A delivery's own job (a later attempt's) has this and its id for key: a newer one replaces one waiting. */
 const JOB_KEY_PREFIX = "notify:";
 const jobKey = (id: number) => `${JOB_KEY_PREFIX}${id}`;
 
 /**
- * Writes the deliveries and one job each, in the caller's transaction: one
- * statement, a round trip of the change that emits the event.
+ * Writes the deliveries and their jobs, NOTIFY_DELIVERIES_PER_JOB to a job in
+ * the order written, in the caller's transaction: one statement, a round trip
+ * of the change that emits the events.
  */
 export async function insertDeliveries(tx: CommonQueryMethods, deliveries: readonly NewDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
@@ -63,11 +79,13 @@ export async function insertDeliveries(tx: CommonQueryMethods, deliveries: reado
       from jsonb_to_recordset(${sql.jsonb(rows as never)}) as r (channel text, event text, target text, address text, payload jsonb, "eventTime" timestamptz)
       returning id)
     ${keyedJobsAdding("notify.deliver", sql.fragment`
-      select jsonb_build_object('deliveryId', i.id) as payload, ${JOB_KEY_PREFIX} || i.id as job_key, i.id as position from inserted i`)}`);
+      select jsonb_build_object('deliveryIds', jsonb_agg(i.id order by i.id)) as payload, null as job_key, min(i.id) as position
+      from (select id, (row_number() over (order by id) - 1) / ${NOTIFY_DELIVERIES_PER_JOB} as job from inserted) i
+      group by i.job`)}`);
 }
 
 const claimedRow = z
-  .object({ delivery_id: z.string(), channel: z.string(), event: z.string(), address: z.string(), payload: z.record(z.string(), z.unknown()), attempts: z.number(), event_time: z.coerce.date() })
+  .object({ id: z.coerce.number(), delivery_id: z.string(), channel: z.string(), event: z.string(), address: z.string(), payload: z.record(z.string(), z.unknown()), attempts: z.number(), event_time: z.coerce.date() })
   .transform(({ delivery_id, event_time, ...rest }) => ({ ...rest, deliveryId: delivery_id, eventTime: event_time }));
 export type ClaimedDelivery = z.infer<typeof claimedRow>;
 
@@ -77,21 +95,37 @@ export type ClaimedDelivery = z.infer<typeof claimedRow>;
  */
 const unflushed = sql.fragment`unflushed as materialized (select set_config('synchronous_commit', 'off', true))`;
 
-/** Counts an attempt on a PENDING delivery nobody else is sending; undefined when there is none to make. */
-export async function claimDelivery(db: CommonQueryMethods, id: number, leaseMs: number): Promise<ClaimedDelivery | undefined> {
-  const row = await db.maybeOne(sql.type(claimedRow)`
+/**
+ * Counts an attempt on each of the PENDING deliveries that nobody holds —
+ * with `firstOnly`, of those never attempted (a later attempt has its own
+ * job) — and answers those claimed.
+ */
+export async function claimDeliveries(db: CommonQueryMethods, ids: readonly number[], firstOnly: boolean, leaseMs: number): Promise<readonly ClaimedDelivery[]> {
+  return db.any(sql.type(claimedRow)`
     with ${unflushed}
     update notification_delivery set attempts = attempts + 1, lease_until = now() + make_interval(secs => ${leaseMs / 1000})
     from unflushed
-    where id = ${id} and status = 'PENDING' and (lease_until is null or lease_until < now())
-    returning delivery_id::text, channel, event, address, payload, attempts, event_time`);
-  return row ?? undefined;
+    where id = any(${sql.array(ids, "int8")}) and status = 'PENDING' and (lease_until is null or lease_until < now())
+      and (attempts = 0 or not ${firstOnly})
+    returning id, delivery_id::text, channel, event, address, payload, attempts, event_time`);
 }
 
-export async function recordSent(db: CommonQueryMethods, id: number): Promise<void> {
+/**
+ * For each of the deliveries that another attempt holds (PENDING under a
+ * lease), a job of its own for when the lease ends: the attempt the job that
+ * found them held would have made.
+ */
+export async function deferHeld(db: CommonQueryMethods, ids: readonly number[]): Promise<void> {
+  const held = await db.any(sql.type(heldRow)`
+    select id, lease_until from notification_delivery where id = any(${sql.array(ids, "int8")}) and status = 'PENDING' and lease_until >= now()`);
+  for (const { id, lease_until } of held) await addJob(db, "notify.deliver", { deliveryId: id }, { jobKey: jobKey(id), runAt: lease_until });
+}
+
+export async function recordSent(db: CommonQueryMethods, ids: readonly number[]): Promise<void> {
   await db.query(sql.unsafe`
     with ${unflushed}
-    update notification_delivery set status = 'SENT', sent_time = now(), last_error = '', lease_until = null from unflushed where id = ${id}`);
+    update notification_delivery set status = 'SENT', sent_time = now(), last_error = '', lease_until = null
+    from unflushed where id = any(${sql.array(ids, "int8")})`);
 }
 
 /** Records a failed attempt: FAILED when it is final, else PENDING with the next attempt's job at `retryAt`. */

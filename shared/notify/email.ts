@@ -5,7 +5,7 @@
 // body its plain text. A permanent SMTP refusal (5xx: no such mailbox, bad
 // credentials) or an unconfigured server is final; anything else is tried
 // again.
-import { readSetting, type SettingReader, smtpConfig, storedSettings } from "../governance/index.ts";
+import { readSetting, type SettingReader, smtpConfig } from "../governance/index.ts";
 import { DomainError, emailConfigured, sendMail, type SmtpConfig, userName } from "../platform/index.ts";
 import type { Channel } from "./channel.ts";
 import { messageText, plainText } from "./message-text.ts";
@@ -29,7 +29,7 @@ export const emailChannel: Channel = {
     const deadline = Date.now() + ATTEMPT_TIMEOUT_MS;
     const text = messageText(delivery.payload as NotificationPayload);
     try {
-      const smtp = await smtpOf(storedSettings(context.db)); // as stored now
+      const smtp = await smtpOf(context.settings); // as stored now
       await sendMail(smtp, context.secrets, { to: delivery.address, subject: text.headline, text: plainText(text) }, deadline - Date.now());
       return { kind: "sent" };
     } catch (error) {

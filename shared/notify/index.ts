@@ -1,6 +1,6 @@
 // The notify capability's public surface: what the processes use.
 // Everything else under shared/notify/ is private to it.
-export { deliverNotification, type DeliverDeps } from "./deliver.ts";
+export { type DeliverDeps, deliverNotifications } from "./deliver.ts";
 export { deleteExpiredDeliveries } from "./delivery-retention.ts";
 export { deliveryName, type DeliveryListRequest, listDeliveryPage, retryDelivery } from "./delivery-log.ts";
 export { type ImTestResult, testImEntries } from "./im/test-app-im.ts";

@@ -37,7 +37,7 @@ export const monitoringChannel: Channel = {
   },
   async send(delivery, context) {
     // The webhook as configured now: a removed one is not sent to, a new secret signs.
-    const hook = webhooksFor(await monitoringSetting(context.db), delivery.event).find((h) => h.url === delivery.address);
+    const hook = webhooksFor(await readSetting(context.settings, "MONITORING"), delivery.event).find((h) => h.url === delivery.address);
     if (!hook) return { kind: "failed", error: "the webhook no longer takes this event in settings/MONITORING" };
     const post = { event: delivery.event, deliveryId: delivery.deliveryId, body: JSON.stringify(delivery.payload) };
     return attemptOutcome(() => postToWebhook(hook, post, context.secrets, context.allowPrivate));

@@ -6,8 +6,7 @@
 // event concerning nobody in particular, and every event of the vendors that
 // cannot find people (DingTalk, Teams, Telegram), is one delivery to the
 // configured chat. An entry without a chat sends only direct messages.
-import type { CommonQueryMethods } from "slonik";
-import { storedSettings } from "../../governance/index.ts";
+import type { SettingReader } from "../../governance/index.ts";
 import { type SecretBox, userName } from "../../platform/index.ts";
 import type { Channel } from "../channel.ts";
 import { messageText, type MessageText } from "../message-text.ts";
@@ -42,15 +41,15 @@ function imChannel(vendor: ImVendor): Channel {
     send(delivery, context) {
       return imOutcome(async () => {
         const api = new VendorApi(vendor.rules, context.allowPrivate);
-        await sendIm(api, vendor, await openedEntry(context.db, vendor, context.secrets), delivery.address, messageText(delivery.payload as NotificationPayload));
+        await sendIm(api, vendor, await openedEntry(context.settings, vendor, context.secrets), delivery.address, messageText(delivery.payload as NotificationPayload));
       });
     },
   };
 }
 
-/** The vendor's enabled entry as stored now, its credentials opened; a final failure when there is none or it lacks one. */
-export async function openedEntry(db: CommonQueryMethods, vendor: ImVendor, secrets: SecretBox): Promise<ImEntry> {
-  const im = await enabledEntry(storedSettings(db), vendor);
+/** The vendor's enabled entry in `settings` (as stored now), its credentials opened; a final failure when there is none or it lacks one. */
+export async function openedEntry(settings: SettingReader, vendor: ImVendor, secrets: SecretBox): Promise<ImEntry> {
+  const im = await enabledEntry(settings, vendor);
   if (!im) throw new ImCallError({ kind: "failed", error: `settings/APP_IM has no enabled ${vendor.type} entry` });
   const entry = openEntry(im, vendor, secrets);
   if ("missing" in entry) throw new ImCallError({ kind: "failed", error: entry.missing });

@@ -43,7 +43,7 @@ export async function testImEntries(db: CommonQueryMethods, secrets: SecretBox, 
 async function testOne(db: CommonQueryMethods, secrets: SecretBox, vendor: ImVendor, email: string, request: ImTestRequest): Promise<ImTestResult> {
   const result: ImTestResult = { type: vendor.type, target: CHAT_TARGET, status: 0, body: "", error: "" };
   try {
-    const entry = await openedEntry(db, vendor, secrets);
+    const entry = await openedEntry(storedSettings(db), vendor, secrets);
     const toCaller = !entry.fields[vendor.chatField] && vendor.findPerson !== undefined && email !== "";
     if (toCaller) result.target = request.caller.name;
     const { answer } = await sendIm(new VendorApi(vendor.rules, request.allowPrivate), vendor, entry, toCaller ? email : "", TEST_TEXT);

@@ -4,7 +4,8 @@
 // and the address the worker keeps, is the webhook's name — never its URL,
 // which is a credential: each attempt reads the webhook as it is then, so a
 // deleted webhook, or one that no longer takes the event, ends the delivery
-// FAILED, and a changed URL or secret is used at once.
+// FAILED, and a changed URL or secret is used at once. The deliveries of one
+// job read their project's webhooks once.
 import type { DomainEvent, SecretBox } from "../../platform/index.ts";
 import type { Channel, SendContext } from "../channel.ts";
 import type { NotificationPayload } from "../payload.ts";
@@ -13,7 +14,7 @@ import { postJson } from "../webhook-post.ts";
 import { vendorOutcome } from "./vendor-answers.ts";
 import { parseWebhookName, webhookName } from "./webhook-fields.ts";
 import { type OpenWebhook, webhookRequest, type WebhookRequest } from "./webhook-request.ts";
-import { findWebhook, type WebhookRow, webhooksTaking } from "./webhook.store.ts";
+import { listWebhooks, type WebhookRow, webhooksTaking } from "./webhook.store.ts";
 
 const PROJECT_OF = /^projects\/([^/]+)\//;
 
@@ -34,7 +35,7 @@ export const projectWebhookChannel: Channel = {
   },
   async send(delivery, context) {
     const ref = parseWebhookName(delivery.address, "address");
-    const row = await findWebhook(context.db, ref.projectId, ref.id);
+    const row = (await context.shared(`webhooks of ${ref.projectId}`, () => listWebhooks(context.db, ref.projectId))).find((hook) => hook.id === ref.id);
     if (!row) return { kind: "failed", error: `${delivery.address} was deleted before this delivery was sent` };
     if (row.events.length > 0 && !row.events.includes(delivery.event)) return { kind: "failed", error: `${delivery.address} no longer takes ${delivery.event}` };
     return sendToWebhook(row, delivery.payload as NotificationPayload, delivery.deliveryId, context);

@@ -2,6 +2,9 @@
 // names declared here; the worker parses each payload at the door.
 import { z } from "zod";
 
+/** The most deliveries one notify.deliver job attempts (they are sent at once). */
+export const NOTIFY_DELIVERIES_PER_JOB = 10;
+
 export const jobCatalog = {
   /** Deletes finished bookkeeping of the job queue (contract §15.7, leader-scheduled). */
   "maintenance.cleanupJobs": z.object({
@@ -20,8 +23,16 @@ export const jobCatalog = {
   "plan.check": z.object({ runId: z.number().int().positive() }),
   /** Executes one task run (contract §12.4); enqueued in the transaction that makes it PENDING, job key taskRun:<id>. */
   "taskRun.execute": z.object({ taskRunId: z.number().int().positive() }),
-  /** One attempt at one notification delivery (contract §16.1); job key notify:<id>, its retries enqueued by the attempt. */
-  "notify.deliver": z.object({ deliveryId: z.number().int().positive() }),
+  /**
+   * Notification deliveries (contract §16.1): the first attempts of a few of
+   * a transaction's deliveries (`deliveryIds`, no job key), or the next
+   * attempt of one (`deliveryId`, job key notify:<id>), enqueued by the
+   * attempt before it or by a retry.
+   */
+  "notify.deliver": z.union([
+    z.object({ deliveryIds: z.array(z.number().int().positive()).min(1).max(NOTIFY_DELIVERIES_PER_JOB) }),
+    z.object({ deliveryId: z.number().int().positive() }),
+  ]),
 } as const;
 
 /**

@@ -52,7 +52,7 @@ export async function deletePermafailedJobs(db: CommonQueryMethods, olderThanDay
 /**
  * One job per row the query `jobs` selects (columns payload jsonb, job_key
  * text, and position: the jobs are added in its order), each under its job
- * key (a waiting job of the key is replaced), without reading the rows first:
+ * key (a waiting job of the key is replaced; null: no key), without reading the rows first:
  * one prepared statement, named by the caller for its query.
  */
 export async function addKeyedJobsSelected(db: CommonQueryMethods, statementName: string, name: JobName, jobs: FragmentSqlToken): Promise<void> {
