@@ -3,12 +3,13 @@
 // notify.deliver job per target of each channel, so that no event goes
 // without its change and no change without its event. A transaction's
 // events are turned into deliveries together just before it commits
-// (commitBatch): one read of the settings and one insert for all of them.
+// (commitBatch): one read of the settings, one of each project's webhooks,
+// and one insert for all of them.
 // Nothing here leaves the process: the worker sends.
 import type { CommonQueryMethods } from "slonik";
 import { findSettingRows, readWorkspaceProfile, type SettingReader, storedSettings, withExternalUrlFlag } from "../governance/index.ts";
 import { commitBatch, type DomainEvent, subscribeToEvents } from "../platform/index.ts";
-import type { Channel } from "./channel.ts";
+import { type Channel, type SharedRead, sharedRead } from "./channel.ts";
 import { insertDeliveries, type NewDelivery } from "./delivery.store.ts";
 import { emailChannel } from "./email.ts";
 import { IM_CHANNELS } from "./im/im-channel.ts";
@@ -55,16 +56,17 @@ interface Heard {
 
 const queueDeliveries = commitBatch<Heard>(async (tx, heard) => {
   const settings = await settingsAsOf(tx);
+  const shared = sharedRead();
   const deliveries: NewDelivery[] = [];
-  for (const { event, options } of heard) deliveries.push(...(await deliveriesOf(tx, event, settings, options)));
+  for (const { event, options } of heard) deliveries.push(...(await deliveriesOf(tx, event, settings, shared, options)));
   await insertDeliveries(tx, deliveries);
 });
 
-async function deliveriesOf(tx: CommonQueryMethods, event: DomainEvent, settings: SettingReader, options: PublishOptions): Promise<NewDelivery[]> {
+async function deliveriesOf(tx: CommonQueryMethods, event: DomainEvent, settings: SettingReader, shared: SharedRead, options: PublishOptions): Promise<NewDelivery[]> {
   const deliveries: NewDelivery[] = [];
   let payload: Record<string, unknown> | undefined;
   for (const channel of CHANNELS) {
-    for (const { target, address } of await channel.targets(tx, event, settings)) {
+    for (const { target, address } of await channel.targets(tx, event, settings, shared)) {
       payload ??= notificationPayload(event, (await readWorkspaceProfile(withExternalUrlFlag(settings, options.externalUrlFlag))).externalUrl);
       deliveries.push({ channel: channel.name, event: event.event, target, address, payload, eventTime: event.time });
     }

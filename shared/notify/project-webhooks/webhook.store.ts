@@ -80,11 +80,3 @@ export async function deleteWebhook(tx: CommonQueryMethods, projectId: string, i
   const deleted = await tx.maybeOne(sql.type(idRow)`delete from project_webhook where project_id = ${projectId} and id = ${id} returning id::text as id`);
   return deleted !== null;
 }
-
-/** The ids of the project's webhooks whose event list is empty or names `event`. */
-export async function webhooksTaking(db: CommonQueryMethods, projectId: string, event: string): Promise<readonly string[]> {
-  return db.anyFirst(sql.type(idRow)`
-    select id::text as id from project_webhook
-    where project_id = ${projectId} and (cardinality(events) = 0 or ${event} = any(events))
-    order by id`);
-}
