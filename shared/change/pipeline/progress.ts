@@ -6,7 +6,7 @@
 // in the same transaction. Events: rollout.stageStarted, rollout.done,
 // rollout.failed.
 import type { CommonQueryMethods, DatabasePool } from "slonik";
-import { readEnvironments, storedSettings, SYSTEM_ACTOR } from "../../governance/index.ts";
+import { type Environment, readEnvironments, storedSettings, SYSTEM_ACTOR } from "../../governance/index.ts";
 import { noticeChange, withTransaction } from "../../platform/index.ts";
 import { addIssueEvent } from "../issue/issue-events.ts";
 import { issueName, type IssueRef } from "../issue/issue-names.ts";
@@ -61,11 +61,17 @@ async function needsRefresh(db: CommonQueryMethods, ref: RolloutRef): Promise<bo
   return rolloutStateOf(rollout.state, stages, [...counts.values()]) !== rollout.state;
 }
 
+/** What the caller of refreshRollout has read already in its transaction: the rollout, locked, and the AUTOMATIC environments. */
+export interface ReadRollout {
+  locked: RolloutRow;
+  automatic: Set<string>;
+}
+
 /** Brings stage and rollout states up to date after task changes, and starts what starts by itself. */
-export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, actor: string): Promise<void> {
-  const rollout = await findRollout(tx, ref, true);
+export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, actor: string, read?: ReadRollout): Promise<void> {
+  const rollout = read?.locked ?? (await findRollout(tx, ref, true));
   if (!rollout) return;
-  const automatic = await automaticEnvironments(tx);
+  const automatic = read?.automatic ?? (await automaticEnvironments(tx));
   for (;;) {
     const { stages, counts } = (await findRolloutProgress(tx, ref))!;
     for (const stage of stages) {
@@ -87,7 +93,11 @@ export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, ac
 }
 
 async function automaticEnvironments(db: CommonQueryMethods): Promise<Set<string>> {
-  const environments = await readEnvironments(storedSettings(db));
+  return automaticOf(await readEnvironments(storedSettings(db)));
+}
+
+/** The ids of the environments whose stages start by themselves. */
+export function automaticOf(environments: readonly Environment[]): Set<string> {
   return new Set(environments.filter((e) => e.rolloutPolicy === "AUTOMATIC").map((e) => e.id));
 }
 

@@ -12,9 +12,10 @@ import { planName } from "../plan/plan-names.ts";
 import { getPlan } from "../plan/plan-reads.ts";
 import type { PlanSpec } from "../plan/plan-specs.ts";
 import { NO_ENVIRONMENT_STAGE } from "../rollout/rollout-names.ts";
-import { findRollout, insertRollout, insertStages, type RolloutRow } from "../rollout/rollout.store.ts";
+import type { RolloutRef } from "../rollout/rollout-names.ts";
+import { insertRollout, insertStages } from "../rollout/rollout.store.ts";
 import { insertTasks, targetEnvironments, type NewTask } from "../rollout/task.store.ts";
-import { refreshRollout } from "./progress.ts";
+import { automaticOf, refreshRollout } from "./progress.ts";
 
 export interface NewRollout {
   projectId: string;
@@ -24,13 +25,15 @@ export interface NewRollout {
   creator: string;
 }
 
-export async function createRollout(tx: CommonQueryMethods, request: NewRollout): Promise<RolloutRow> {
+/** Creates the plan's rollout and starts what starts by itself; answers its ref (a read then shows its state). */
+export async function createRollout(tx: CommonQueryMethods, request: NewRollout): Promise<RolloutRef> {
   const plan = await getPlan(tx, { projectId: request.projectId, id: request.planId });
   const rollout = await insertRollout(tx, { ...request, title: plan.title });
   if (!rollout) throw alreadyExists(`plan "${planName(plan)}" already has a rollout`);
   const targets = plan.specs.flatMap((spec) => spec.targets.map((target) => ({ spec, ref: parseDatabaseName(target, "plan.specs.targets") })));
   const environmentOf = await targetEnvironments(tx, targets.map((t) => ({ instanceId: t.ref.instanceId, name: t.ref.name })));
-  const order = (await readEnvironments(storedSettings(tx))).map((e) => e.id);
+  const environments = await readEnvironments(storedSettings(tx));
+  const order = environments.map((e) => e.id);
   const stageOf = (instanceId: string, name: string) => {
     const environment = environmentOf.get(`${instanceId}/${name}`) ?? "";
     return order.includes(environment) ? environment : NO_ENVIRONMENT_STAGE;
@@ -51,8 +54,9 @@ export async function createRollout(tx: CommonQueryMethods, request: NewRollout)
   // Stable by stage position: within a stage, tasks keep spec and target order.
   tasks.sort((a, b) => stageIds.indexOf(a.stageId) - stageIds.indexOf(b.stageId));
   await insertTasks(tx, rollout, tasks);
-  await refreshRollout(tx, rollout, request.creator);
-  return (await findRollout(tx, rollout))!;
+  // The new row is locked by its insert, and the environments were read above.
+  await refreshRollout(tx, rollout, request.creator, { locked: rollout, automatic: automaticOf(environments) });
+  return { projectId: rollout.projectId, id: rollout.id };
 }
 
 function taskType(spec: PlanSpec): NewTask["type"] {
