@@ -1,7 +1,8 @@
 // The notify.deliver jobs (decision 0141): a transaction's deliveries go out
 // in jobs of their first attempts, up to ten deliveries each; such a job
-// attempts only the deliveries never attempted and leaves a delivery another
-// attempt holds to a job of its own for when the lease ends; a later
+// attempts only the deliveries never attempted and leaves a delivery under a
+// lease (another attempt holds it, or a dead worker's attempt left it) to a
+// job of its own for when the lease ends; a later
 // attempt's job (one delivery, keyed notify:<id>) attempts it whatever its
 // count. The store and the attempts are driven directly, no worker running,
 // against a MONITORING receiver on loopback.
@@ -68,12 +69,14 @@ describe("notify.deliver jobs", () => {
     );
   });
 
-  it("attempts only the deliveries never attempted, and gives one another attempt holds a job for when its lease ends", async () => {
-    const { ids } = await written(["test.fresh", "test.waiting", "test.held"]);
-    const [fresh, waiting, held] = ids as [number, number, number];
-    // One failed once and waits for its next attempt's job; another is being sent by someone else.
+  it("attempts only the deliveries never attempted, and gives one under a lease a job for when the lease ends", async () => {
+    const { ids } = await written(["test.fresh", "test.waiting", "test.held", "test.orphaned"]);
+    const [fresh, waiting, held, orphaned] = ids as [number, number, number, number];
+    // One failed once and waits for its next attempt's job; another is being
+    // sent by someone else; the attempt at the last ended with its worker, its lease run out.
     await sql(`update notification_delivery set attempts = 1, last_error = 'HTTP 503' where id = ${waiting}`);
     await sql(`update notification_delivery set attempts = 1, lease_until = now() + interval '1 minute' where id = ${held}`);
+    await sql(`update notification_delivery set attempts = 1, lease_until = now() - interval '1 minute' where id = ${orphaned}`);
     const sent = receiver.received.length;
 
     await deliverNotifications(deps(), { deliveryIds: ids });
@@ -89,12 +92,21 @@ describe("notify.deliver jobs", () => {
         [fresh, "SENT", 1],
         [waiting, "PENDING", 1],
         [held, "PENDING", 1],
+        [orphaned, "PENDING", 1],
       ],
     );
-    const [job] = await sql(`select payload, extract(epoch from run_at - (select lease_until from notification_delivery where id = ${held}))::float as lag_s
-                             from graphile_worker._private_jobs where key = 'notify:${held}'`);
-    assert.deepEqual(job?.payload, { deliveryId: held });
-    assert.ok(Math.abs(job.lag_s) < 0.001, `the held delivery's job runs when its lease ends (${job.lag_s} s apart)`);
+    const jobs = await sql(`select j.key, j.payload, extract(epoch from j.run_at - greatest(d.lease_until, now()))::float as lag_s
+                            from graphile_worker._private_jobs j join notification_delivery d on j.key = 'notify:' || d.id
+                            where d.id = any('{${ids.join(",")}}') order by d.id`);
+    assert.deepEqual(
+      jobs.map((j) => [j.key, j.payload]),
+      [
+        [`notify:${held}`, { deliveryId: held }],
+        [`notify:${orphaned}`, { deliveryId: orphaned }],
+      ],
+      "the waiting one keeps its own job (not written here), the others get one",
+    );
+    for (const job of jobs) assert.ok(Math.abs(job.lag_s) < 1, `${job.key} runs when its lease ends, or at once (${job.lag_s} s apart)`);
   });
 
   it("makes a delivery's next attempt from its own job, whatever its count of attempts", async () => {

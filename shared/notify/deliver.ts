@@ -6,8 +6,10 @@
 // or out of attempts — counting each in
 // svc_notification_deliveries_total{channel,status} (status SENT, RETRY or
 // FAILED) and, once sent, the time since the event. A delivery the job finds
-// held by another attempt gets a job of its own for when the lease ends.
-import { type Db, type Metrics, type SecretBox, withTransaction } from "../platform/index.ts";
+// under a lease — another attempt sends it, or one ended without recording
+// its outcome (a crashed worker) — gets a job of its own for when the lease
+// ends.
+import { type Db, type JobPayload, type Metrics, type SecretBox, withTransaction } from "../platform/index.ts";
 import { type SendContext, sendContext } from "./channel.ts";
 import { claimDeliveries, type ClaimedDelivery, deferHeld, recordFailure, recordSent } from "./delivery.store.ts";
 import { CHANNELS } from "./publish.ts";
@@ -26,9 +28,7 @@ export interface DeliverDeps {
 }
 
 /** A job's deliveries: the first attempts of `deliveryIds`, or the next attempt of `deliveryId`. */
-export type DeliveryJob = { deliveryIds: readonly number[] } | { deliveryId: number };
-
-export async function deliverNotifications(deps: DeliverDeps, job: DeliveryJob): Promise<void> {
+export async function deliverNotifications(deps: DeliverDeps, job: JobPayload<"notify.deliver">): Promise<void> {
   const [ids, firstOnly] = "deliveryIds" in job ? [job.deliveryIds, true] : [[job.deliveryId], false];
   const claimed = await claimDeliveries(deps.db, ids, firstOnly, LEASE_MS);
   const context = sendContext(deps.db, deps.secrets, deps.allowPrivate);

@@ -58,7 +58,7 @@ export type DeliveryRow = z.infer<typeof listedRow>;
 const columns = sql.fragment`id::text as id, channel, event, target, status, attempts, last_error, create_time, sent_time`;
 
 const idRow = z.object({ id: z.coerce.number() });
-const heldRow = z.object({ id: z.coerce.number(), lease_until: z.coerce.date() });
+const heldRow = z.object({ id: z.coerce.number(), due: z.coerce.date() });
 
 /** A delivery's own job (a later attempt's) has this and its id for key: a newer one replaces one waiting. */
 const JOB_KEY_PREFIX = "notify:";
@@ -111,14 +111,17 @@ export async function claimDeliveries(db: CommonQueryMethods, ids: readonly numb
 }
 
 /**
- * For each of the deliveries that another attempt holds (PENDING under a
- * lease), a job of its own for when the lease ends: the attempt the job that
- * found them held would have made.
+ * For each of the deliveries still PENDING under a lease — another attempt
+ * sends it, or one ended without recording its outcome (its worker died; a
+ * recorded failure lets the lease go and waits for its own job) — a job of
+ * its own for when the lease ends (at once when it has): the attempt that
+ * the job finding them so would have made.
  */
 export async function deferHeld(db: CommonQueryMethods, ids: readonly number[]): Promise<void> {
   const held = await db.any(sql.type(heldRow)`
-    select id, lease_until from notification_delivery where id = any(${sql.array(ids, "int8")}) and status = 'PENDING' and lease_until >= now()`);
-  for (const { id, lease_until } of held) await addJob(db, "notify.deliver", { deliveryId: id }, { jobKey: jobKey(id), runAt: lease_until });
+    select id, greatest(lease_until, now()) as due from notification_delivery
+    where id = any(${sql.array(ids, "int8")}) and status = 'PENDING' and lease_until is not null`);
+  for (const { id, due } of held) await addJob(db, "notify.deliver", { deliveryId: id }, { jobKey: jobKey(id), runAt: due });
 }
 
 export async function recordSent(db: CommonQueryMethods, ids: readonly number[]): Promise<void> {

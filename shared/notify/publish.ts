@@ -1,7 +1,8 @@
 // Turning events into deliveries (contract §16.1): in the transaction of the
-// change that emits an event, one delivery row (PENDING) and one
-// notify.deliver job per target of each channel, so that no event goes
-// without its change and no change without its event. A transaction's
+// change that emits an event, one delivery row (PENDING) per target of each
+// channel, with the notify.deliver jobs of their first attempts (decision
+// 0141), so that no event goes without its change and no change without its
+// event. A transaction's
 // events are turned into deliveries together just before it commits
 // (commitBatch): one read of the settings, one of each project's webhooks,
 // and one insert for all of them.

@@ -25,7 +25,7 @@ export {
   unauthenticated,
   unavailable,
 } from "./errors.ts";
-export { type JobName, jobCorrelationId, NOTIFY_DELIVERIES_PER_JOB, parseJobPayload, TASK_RUN_JOB_KEY_PREFIX } from "./jobs/catalog.ts";
+export { type JobName, type JobPayload, jobCorrelationId, NOTIFY_DELIVERIES_PER_JOB, parseJobPayload, TASK_RUN_JOB_KEY_PREFIX } from "./jobs/catalog.ts";
 export { addJob, addKeyedJobs, addKeyedJobsSelected, countJobs, deletePermafailedJobs, keyedJobsAdding } from "./jobs/jobs.store.ts";
 export { PoolPresence, unlockJobsOfGonePools } from "./jobs/pool-presence.store.ts";
 export { type Leadership, startLeaderElection } from "./leader.ts";
