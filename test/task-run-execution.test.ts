@@ -26,6 +26,7 @@ import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { connectMysql, createInstanceOk, createPgTarget, eventually, MYSQL, mysqlAdminSource, pgAdminSource, testSecrets, uniqueName } from "./helpers/instances.ts";
 import { quietLogger } from "./helpers/logger.ts";
 import { restClient } from "./helpers/rest.ts";
+import { HOLD_TABLE, WAIT_WHILE_HELD } from "./helpers/rollout-harness.ts";
 import { signInFirstAdmin } from "./helpers/sessions.ts";
 import { ADMIN } from "./helpers/users.ts";
 
@@ -207,7 +208,11 @@ describe("task run execution", async () => {
   });
 
   it("runs one change at a time per database: the second waits, 'database busy', and starts when the first ends", async () => {
-    const first = await rollout("exec", [pg.busy.resource], "create table one (id int);\nselect pg_sleep(2);");
+    // The first run holds the database until the waiting run's lock has been looked at: a second run
+    // that ran and ended meanwhile would leave its own lock to its connection's next lock statement.
+    await pg.busy.query(HOLD_TABLE);
+    await pg.busy.query("update hold set held = true");
+    const first = await rollout("exec", [pg.busy.resource], `create table one (id int);\n${WAIT_WHILE_HELD};`);
     await runInState(first.tasks[0], "RUNNING");
     const second = await rollout("exec", [pg.busy.resource], "create table two (id int);");
     const waiting = await ok("GET", `/v1/${second.name}`);
@@ -221,6 +226,7 @@ describe("task run execution", async () => {
       select 1 from pg_locks where locktype = 'advisory' and classid = ${TASK_RUN_LOCK_CLASS} and objid = ${secondRunId} and objsubid = 2
         and database = (select oid from pg_database where datname = current_database())`);
     assert.equal(runLockHeld, false);
+    await pg.busy.query("update hold set held = false");
     const firstRun = await runInState(first.tasks[0], FINAL);
     const secondRun = await runInState(second.tasks[0], FINAL);
     assert.deepEqual([firstRun.state, secondRun.state], ["DONE", "DONE"]);
