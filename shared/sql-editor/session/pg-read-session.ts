@@ -8,8 +8,11 @@
 // cursor (the extended protocol, which also refuses a text holding two
 // statements) and is read in batches; closing the cursor stops it. A CSV
 // export may read a SELECT through COPY instead (pg-copy.ts). A second
-// connection, opened when first needed, cancels a running statement
-// (pg_cancel_backend) and looks up type names the session has not met. The
+// connection, opened when first needed, ends the session's backend when the
+// call is interrupted (pg_terminate_backend: a cancel could land between two
+// of the statement's round trips, a COPY's describe and its start, and be
+// lost; the connection is not kept after an interruption anyway), cancels a
+// COPY its sink stopped, and looks up type names the session has not met. The
 // connection goes back for another session only when every
 // statement ended on its own (done, or refused by the target) and the
 // rollback went through; otherwise it is closed.
@@ -111,7 +114,7 @@ class PgReadSession implements ReadSession {
 
   /** Runs one statement's read under the watch; whether the connection may be kept follows how it ended. */
   private async run(work: () => Promise<void>): Promise<{ error: string }> {
-    const watch = new StatementWatch(this.options.signal, this.options.timeoutMs, () => this.cancelRunning());
+    const watch = new StatementWatch(this.options.signal, this.options.timeoutMs, () => this.endBackend());
     let failure: unknown;
     this.reusable = false;
     try {
@@ -151,9 +154,17 @@ class PgReadSession implements ReadSession {
     return this.names.columns(fields);
   }
 
-  private async cancelRunning(): Promise<void> {
+  private cancelRunning(): Promise<void> {
+    return this.signalBackend("pg_cancel_backend");
+  }
+
+  private endBackend(): Promise<void> {
+    return this.signalBackend("pg_terminate_backend");
+  }
+
+  private async signalBackend(how: "pg_cancel_backend" | "pg_terminate_backend"): Promise<void> {
     const pid = (this.client as unknown as { processID: number }).processID;
-    await (await this.sideClient()).query("select pg_cancel_backend($1)", [pid]);
+    await (await this.sideClient()).query(`select ${how}($1)`, [pid]);
   }
 
   private sideClient(): Promise<pg.Client> {
