@@ -72,8 +72,8 @@ export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, ac
   const rollout = read?.locked ?? (await findRollout(tx, ref, true));
   if (!rollout) return;
   const automatic = read?.automatic ?? (await automaticEnvironments(tx));
+  let { stages, counts } = (await findRolloutProgress(tx, ref))!;
   for (;;) {
-    const { stages, counts } = (await findRolloutProgress(tx, ref))!;
     for (const stage of stages) {
       const state = stageStateIn(rollout, stage, counts);
       if (state !== stage.state) {
@@ -81,10 +81,14 @@ export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, ac
         stage.state = state;
       }
     }
-    if (rollout.state !== "CANCELED" && (await startReadyTasks(tx, rollout, stages, counts, actor))) continue;
+    if (rollout.state !== "CANCELED" && (await startReadyTasks(tx, rollout, stages, counts, actor))) {
+      ({ stages, counts } = (await findRolloutProgress(tx, ref))!); // the new runs moved their tasks on
+      continue;
+    }
     const next = rollout.state === "CANCELED" || rollout.state === "PAUSED" ? undefined : nextAutomaticStage(stages, automatic);
     if (next) {
       await startStage(tx, rollout, next.id, actor);
+      next.state = "RUNNING"; // nothing else moved: its tasks get their runs in the next round
       continue;
     }
     await settleRolloutState(tx, rollout, rolloutStateOf(rollout.state, stages, [...counts.values()]), actor);
