@@ -8,8 +8,8 @@ import { after, afterEach, before, describe, it } from "node:test";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import { Role_Type, RoleService } from "../shared/gen/svc/v1/role_service_pb.js";
-import { hasPermission } from "../shared/identity/iam/authorize.ts";
-import { storedIam } from "../shared/identity/iam/iam-reads.ts";
+import { hasPermission, projectsWithBinding } from "../shared/identity/iam/authorize.ts";
+import { type IamReads, readOnce, storedIam } from "../shared/identity/iam/iam-reads.ts";
 import { PREDEFINED_ROLES } from "../shared/identity/iam/predefined-roles.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { adminQuery } from "./helpers/db.ts";
@@ -163,6 +163,28 @@ describe("custom roles", () => {
     await setPolicy(bind("mixed", "bob"));
     assert.equal(await statusAs(token.bob, "/v1/users"), 200, "the workspace binding grants it");
     assert.equal(await hasPermission(storedIam(app.db), bob, "bb.issues.get", "projects/p2"), true, "workspace bindings count in every project");
+  });
+
+  it("readOnce decides as the store does, reading each distinct question once", async () => {
+    await createRole("mixed", ["bb.users.list", "bb.issues.get"]);
+    await storeProjectPolicy("p1", [bind("mixed", "bob")]);
+    const asked: string[] = [];
+    const stored = storedIam(app.db);
+    const counted: IamReads = {
+      policies: (scopes) => (asked.push(`policies ${scopes.join()}`), stored.policies(scopes)),
+      projectPolicies: () => (asked.push("project policies"), stored.projectPolicies()),
+      groupIds: (loginId) => (asked.push(`groups ${loginId}`), stored.groupIds(loginId)),
+      customRolePermissions: (ids) => (asked.push(`roles ${ids.join()}`), stored.customRolePermissions(ids)),
+    };
+    const once = readOnce(counted);
+    const bob = { loginId: "bob" };
+    for (const [permission, scope, expected] of [["bb.issues.get", "projects/p1", true], ["bb.issues.get", "projects/p1", true], ["bb.issues.get", "projects/p2", false]] as const) {
+      assert.equal(await hasPermission(once, bob, permission, scope), expected, `${permission} on ${scope}`);
+      assert.equal(await hasPermission(stored, bob, permission, scope), expected);
+    }
+    assert.deepEqual(await projectsWithBinding(once, bob), ["p1"]);
+    await projectsWithBinding(once, bob);
+    assert.deepEqual(asked, ["policies workspaces/-,projects/p1", "roles mixed", "policies workspaces/-,projects/p2", "project policies"]);
   });
 
   it("deletes custom roles, but neither built-in roles nor roles a binding names", async () => {

@@ -69,7 +69,7 @@ export function rolloutService(deps: RolloutDeps) {
       if (issue?.approvalStatus !== "APPROVED" && issue?.approvalStatus !== "SKIPPED") {
         throw failedPrecondition(`plan "${req.plan}" needs an approved issue before its rollout is created`);
       }
-      const rollout = await createRollout(audit.tx, { projectId, planId: plan.id, issueId: issue.issueId, creator: callerOf(context).name });
+      const rollout = await createRollout(audit.tx, { projectId, planId: plan.id, issueId: issue.issueId, creator: callerOf(context).name }, plan);
       audit.resource = rolloutName(rollout);
       return view(audit.tx, rollout);
     },

@@ -35,7 +35,7 @@ export { isBindingActive } from "./iam/binding-condition.ts";
 export { createCustomRole, deleteCustomRole, updateCustomRole } from "./iam/custom-roles.ts";
 export { grantRoles } from "./iam/grant-roles.ts";
 export { findPolicies, type StoredPolicy } from "./iam/iam-policy.store.ts";
-export { type IamReads, storedIam } from "./iam/iam-reads.ts";
+export { type IamReads, readOnce, storedIam } from "./iam/iam-reads.ts";
 export { type IamSubject, userMember } from "./iam/members.ts";
 export { isPermission, type Permission, permissionScope } from "./iam/permissions.ts";
 export { type BindingInput, findCanonicalRole } from "./iam/policy-validation.ts";

@@ -3,19 +3,20 @@
 // workspace scope (bindings still in force, groups included); the creator
 // only where self-approval is allowed; one person at most one step.
 import type { CommonQueryMethods } from "slonik";
-import { boundRoles, type IamSubject, storedIam } from "../../identity/index.ts";
+import { boundRoles, type IamReads, type IamSubject } from "../../identity/index.ts";
 import { issueName } from "../issue/issue-names.ts";
 import type { IssueRow } from "../issue/issue.store.ts";
 import { permissionDenied } from "../../platform/index.ts";
 import { findProject, projectName } from "../../inventory/index.ts";
 import { readWorkspaceProfile, storedSettings } from "../../governance/index.ts";
 
-export async function requireEligibleApprover(tx: CommonQueryMethods, caller: IamSubject & { name: string }, issue: IssueRow): Promise<void> {
+/** `iam`: the reads of the transaction the issue was locked in. */
+export async function requireEligibleApprover(tx: CommonQueryMethods, iam: IamReads, caller: IamSubject & { name: string }, issue: IssueRow): Promise<void> {
   if (issue.creator === caller.name && !(await selfApprovalAllowed(tx, issue.projectId))) {
     throw permissionDenied("self-approval is not allowed in this project");
   }
   const roles = issue.approvalTemplate?.steps[issue.currentStep]?.roles ?? [];
-  const held = await boundRoles(storedIam(tx), caller, projectName(issue.projectId));
+  const held = await boundRoles(iam, caller, projectName(issue.projectId));
   if (!roles.some((role) => held.has(role))) {
     throw permissionDenied(`step ${issue.currentStep} of the approval of "${issueName(issue)}" needs one of the roles ${roles.join(", ")}`);
   }

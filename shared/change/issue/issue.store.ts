@@ -4,6 +4,7 @@ import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import type { IssueRef } from "./issue-names.ts";
 import { findByRequest, oldRequestUse } from "../../platform/index.ts";
+import { planColumns, planRow, type PlanRow } from "../plan/plan.store.ts";
 
 const template = z.object({
   title: z.string().default(""),
@@ -84,6 +85,24 @@ export async function findIssue(db: CommonQueryMethods, ref: IssueRef, forUpdate
     (await db.maybeOne(sql.type(issueRow)`
       select ${issueColumns} from issue where project_id = ${ref.projectId} and id = ${ref.issueId}
       ${forUpdate ? sql.fragment`for update` : sql.fragment``}`)) ?? undefined
+  );
+}
+
+const lockedPlanAndIssue = z.object({ plan: planRow, issue: issueRow });
+
+/**
+ * Locks the issue's plan and then the issue (the lock order) in one
+ * statement: the issue's lock is taken above the join, which needs the plan's
+ * locked row first. Both rows as locked; undefined when either is gone.
+ */
+export async function lockPlanAndIssue(db: CommonQueryMethods, ref: IssueRef & { planId: string }): Promise<{ plan: PlanRow; issue: IssueRow } | undefined> {
+  return (
+    (await db.maybeOne(sql.type(lockedPlanAndIssue)`
+      with locked_plan as materialized (
+        select ${planColumns} from plan where project_id = ${ref.projectId} and id = ${ref.planId} for update),
+      locked_issue as materialized (
+        select ${issueColumns} from locked_plan, issue where issue.project_id = ${ref.projectId} and issue.id = ${ref.issueId} for update of issue)
+      select row_to_json(locked_plan) as plan, row_to_json(locked_issue) as issue from locked_plan, locked_issue`)) ?? undefined
   );
 }
 

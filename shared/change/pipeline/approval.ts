@@ -33,7 +33,7 @@ export async function evaluateApproval(tx: CommonQueryMethods, issue: IssueRow, 
   if (template === undefined || template.steps.length === 0) {
     const skipped = await writeApproval(tx, issue, { status: "SKIPPED", template, approvers: [], currentStep: 0 });
     await noticeChange(tx, issueName(skipped));
-    return grantApproval(tx, skipped, issue.creator);
+    return grantApproval(tx, skipped, plan, issue.creator);
   }
   const pending = await askForStep(tx, { ...issue, approvalTemplate: template }, [], 0, actor);
   await noticeChange(tx, issueName(pending));
@@ -48,10 +48,10 @@ export async function resetApproval(tx: CommonQueryMethods, plan: PlanRef, actor
   await addIssueEvent(tx, issue, { kind: "APPROVAL_RESET", reason: "the plan's specs changed" }, actor);
 }
 
-/** The issue (PENDING, locked, the approver eligible) approved at its current step: the next step is asked, or the rollout made. */
+/** The issue (PENDING, locked after its plan, the approver eligible) approved at its current step: the next step is asked, or the rollout made. */
 export async function approveStep(
   tx: CommonQueryMethods,
-  issue: IssueRow,
+  { issue, plan }: { issue: IssueRow; plan: PlanRow },
   decision: { approver: string; comment: string },
   metrics: Pick<Metrics, "issueApprovalDuration">,
 ): Promise<IssueRow> {
@@ -66,7 +66,7 @@ export async function approveStep(
   await addIssueEvent(tx, issue, { kind: "APPROVED", step }, decision.approver, decision.comment);
   await emit(tx, { ...issueSubject(row, decision.approver), event: "issue.approved", detail: { step } });
   if (issue.pendingTime) metrics.issueApprovalDuration.observe((Date.now() - issue.pendingTime.getTime()) / 1000);
-  return grantApproval(tx, row, decision.approver);
+  return grantApproval(tx, row, plan, decision.approver);
 }
 
 /** The issue (PENDING, locked, the approver eligible) rejected at its current step. */
@@ -91,8 +91,8 @@ export async function requestReview(tx: CommonQueryMethods, issue: IssueRow, req
 }
 
 /** Approval is APPROVED or SKIPPED: the rollout is created now (§11.4); the issue as it then reads. */
-async function grantApproval(tx: CommonQueryMethods, issue: IssueRow, creator: string): Promise<IssueRow> {
-  await createRollout(tx, { projectId: issue.projectId, planId: issue.planId, issueId: issue.issueId, creator });
+async function grantApproval(tx: CommonQueryMethods, issue: IssueRow, plan: PlanRow, creator: string): Promise<IssueRow> {
+  await createRollout(tx, { projectId: issue.projectId, planId: issue.planId, issueId: issue.issueId, creator }, plan);
   return (await findIssue(tx, issue))!;
 }
 

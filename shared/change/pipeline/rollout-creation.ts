@@ -10,6 +10,7 @@ import { alreadyExists } from "../../platform/index.ts";
 import { readEnvironments, storedSettings } from "../../governance/index.ts";
 import { planName } from "../plan/plan-names.ts";
 import { getPlan } from "../plan/plan-reads.ts";
+import type { PlanRow } from "../plan/plan.store.ts";
 import type { PlanSpec } from "../plan/plan-specs.ts";
 import { NO_ENVIRONMENT_STAGE } from "../rollout/rollout-names.ts";
 import type { RolloutRef } from "../rollout/rollout-names.ts";
@@ -25,9 +26,13 @@ export interface NewRollout {
   creator: string;
 }
 
-/** Creates the plan's rollout and starts what starts by itself; answers its ref (a read then shows its state). */
-export async function createRollout(tx: CommonQueryMethods, request: NewRollout): Promise<RolloutRef> {
-  const plan = await getPlan(tx, { projectId: request.projectId, id: request.planId });
+/**
+ * Creates the plan's rollout and starts what starts by itself; answers its
+ * ref (a read then shows its state). `plan`: the plan as the caller read it
+ * in this transaction (read here otherwise).
+ */
+export async function createRollout(tx: CommonQueryMethods, request: NewRollout, plan?: PlanRow): Promise<RolloutRef> {
+  plan ??= await getPlan(tx, { projectId: request.projectId, id: request.planId });
   const rollout = await insertRollout(tx, { ...request, title: plan.title });
   if (!rollout) throw alreadyExists(`plan "${planName(plan)}" already has a rollout`);
   const targets = plan.specs.flatMap((spec) => spec.targets.map((target) => ({ spec, ref: parseDatabaseName(target, "plan.specs.targets") })));

@@ -57,12 +57,12 @@ export interface PlanFields {
   specs: readonly PlanSpec[];
 }
 
-const columns = sql.fragment`project_id, id, title, description, specs, state, creator, etag, create_time, update_time`;
+export const planColumns = sql.fragment`project_id, id, title, description, specs, state, creator, etag, create_time, update_time`;
 
 export async function findPlan(db: CommonQueryMethods, projectId: string, id: string, forUpdate = false): Promise<PlanRow | undefined> {
   return (
     (await db.maybeOne(sql.type(planRow)`
-      select ${columns} from plan where project_id = ${projectId} and id = ${id} ${forUpdate ? sql.fragment`for update` : sql.fragment``}`)) ??
+      select ${planColumns} from plan where project_id = ${projectId} and id = ${id} ${forUpdate ? sql.fragment`for update` : sql.fragment``}`)) ??
     undefined
   );
 }
@@ -79,7 +79,7 @@ export async function insertPlan(
       values (${plan.projectId}, ${id}, ${plan.title}, ${plan.description}, ${sql.jsonb(plan.specs as never)}, ${plan.creator},
               ${plan.requestId ?? null})
       on conflict do nothing
-      returning ${columns}`)) ?? undefined
+      returning ${planColumns}`)) ?? undefined
   );
 }
 
@@ -88,7 +88,7 @@ export async function updatePlan(db: CommonQueryMethods, projectId: string, id: 
     update plan set title = ${fields.title}, description = ${fields.description}, specs = ${sql.jsonb(fields.specs as never)},
       etag = md5(random()::text || clock_timestamp()::text), update_time = now()
     where project_id = ${projectId} and id = ${id}
-    returning ${columns}`);
+    returning ${planColumns}`);
 }
 
 export async function markPlanDeleted(db: CommonQueryMethods, projectId: string, id: string): Promise<void> {
@@ -113,7 +113,7 @@ export async function listPlans(db: CommonQueryMethods, query: PlanListQuery): P
   if (!query.showDeleted) conditions.push(sql.fragment`state = 'ACTIVE'`);
   if (query.after) conditions.push(afterNewest(query.after));
   return db.any(sql.type(listedPlan)`
-    select ${columns}, ${pageTimeColumn} from plan where ${sql.join(conditions, sql.fragment` and `)} ${newestFirst} limit ${query.limit}`);
+    select ${planColumns}, ${pageTimeColumn} from plan where ${sql.join(conditions, sql.fragment` and `)} ${newestFirst} limit ${query.limit}`);
 }
 
 function condition(term: FilterTerm): FragmentSqlToken {
@@ -130,7 +130,7 @@ function condition(term: FilterTerm): FragmentSqlToken {
 
 /** The plan a creator made with a request id in the last 24 hours (§0.6). */
 export function findPlanByRequest(db: CommonQueryMethods, creator: string, requestId: string): Promise<PlanRow | undefined> {
-  return findByRequest(db, "plan", columns, planRow, creator, requestId);
+  return findByRequest(db, "plan", planColumns, planRow, creator, requestId);
 }
 
 /** Frees a request id the creator used for a plan more than 24 hours ago. */

@@ -25,3 +25,24 @@ export function storedIam(db: CommonQueryMethods): IamReads {
     customRolePermissions: (ids) => customRolePermissions(db, ids),
   };
 }
+
+/**
+ * The reads of one call that decides more than once (a permission, then an
+ * approver's roles), each made once: the same scopes' policies, a user's
+ * groups and the same custom roles are read the first time they are asked.
+ * For one call only — what it caches never hears of later changes.
+ */
+export function readOnce(reads: IamReads): IamReads {
+  const answers = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    let answer = answers.get(key) as Promise<T> | undefined;
+    if (!answer) answers.set(key, (answer = read()));
+    return answer;
+  };
+  return {
+    policies: (scopes) => once(`policies ${JSON.stringify(scopes)}`, () => reads.policies(scopes)),
+    projectPolicies: () => once("project policies", () => reads.projectPolicies()),
+    groupIds: (loginId) => once(`groups ${loginId}`, () => reads.groupIds(loginId)),
+    customRolePermissions: (ids) => once(`roles ${JSON.stringify(ids)}`, () => reads.customRolePermissions(ids)),
+  };
+}
