@@ -13,10 +13,10 @@ import { issueName, type IssueRef } from "../issue/issue-names.ts";
 import { transitionIssueStatus } from "../issue/issue.store.ts";
 import { rolloutName, stageName, type RolloutRef } from "../rollout/rollout-names.ts";
 import { findRollout, findRolloutProgress, setRolloutState, setStageState, type RolloutRow, type RolloutState, type StageRow } from "../rollout/rollout.store.ts";
-import { findTasks, stageGoesOn } from "../rollout/task.store.ts";
+import { findTasks, stageGoesOn, type TaskRow } from "../rollout/task.store.ts";
 import { rolloutSubject } from "./event-subjects.ts";
 import { emit } from "./events.ts";
-import { FINISHED, has, nextAutomaticStage, rolloutStateOf, type StageCounts, stageStateIn, startedStages } from "./stage-rules.ts";
+import { FINISHED, has, nextAutomaticStage, rolloutStateOf, type StageCounts, stageStateIn, startedStages, tasksMoved } from "./stage-rules.ts";
 import { announceRunChange, createRuns } from "./task-runs.ts";
 
 /** Starts a stage; refreshRollout then gives its ready tasks their runs. */
@@ -61,10 +61,15 @@ async function needsRefresh(db: CommonQueryMethods, ref: RolloutRef): Promise<bo
   return rolloutStateOf(rollout.state, stages, [...counts.values()]) !== rollout.state;
 }
 
-/** What the caller of refreshRollout has read already in its transaction: the rollout, locked, and the AUTOMATIC environments. */
+/**
+ * What the caller of refreshRollout knows already in its transaction: the
+ * rollout, locked, the AUTOMATIC environments, and its stages and task counts
+ * when it has just written them.
+ */
 export interface ReadRollout {
   locked: RolloutRow;
   automatic: Set<string>;
+  progress?: { stages: StageRow[]; counts: StageCounts };
 }
 
 /** Brings stage and rollout states up to date after task changes, and starts what starts by itself. */
@@ -72,7 +77,7 @@ export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, ac
   const rollout = read?.locked ?? (await findRollout(tx, ref, true));
   if (!rollout) return;
   const automatic = read?.automatic ?? (await automaticEnvironments(tx));
-  let { stages, counts } = (await findRolloutProgress(tx, ref))!;
+  let { stages, counts }: { stages: StageRow[]; counts: StageCounts } = read?.progress ?? (await findRolloutProgress(tx, ref))!;
   for (;;) {
     for (const stage of stages) {
       const state = stageStateIn(rollout, stage, counts);
@@ -81,8 +86,9 @@ export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, ac
         stage.state = state;
       }
     }
-    if (rollout.state !== "CANCELED" && (await startReadyTasks(tx, rollout, stages, counts, actor))) {
-      ({ stages, counts } = (await findRolloutProgress(tx, ref))!); // the new runs moved their tasks on
+    const started = rollout.state === "CANCELED" ? [] : await startReadyTasks(tx, rollout, stages, counts, actor);
+    if (started.length > 0) {
+      counts = tasksMoved(counts, started, "PENDING", "NOT_STARTED"); // concurrent settlements follow up after this commit
       continue;
     }
     const next = rollout.state === "CANCELED" || rollout.state === "PAUSED" ? undefined : nextAutomaticStage(stages, automatic);
@@ -127,19 +133,18 @@ async function finishIssue(tx: CommonQueryMethods, ref: IssueRef): Promise<void>
  * Gives a run to every NOT_STARTED task of a started stage whose earlier
  * tasks on the same database are DONE or SKIPPED: one database takes its
  * changes in plan order (a release's versions in version order), and a
- * failed change holds back the ones after it. True when runs were created.
+ * failed change holds back the ones after it. Answers the tasks given runs.
  */
-async function startReadyTasks(tx: CommonQueryMethods, rollout: RolloutRow, stages: readonly StageRow[], counts: StageCounts, actor: string): Promise<boolean> {
+async function startReadyTasks(tx: CommonQueryMethods, rollout: RolloutRow, stages: readonly StageRow[], counts: StageCounts, actor: string): Promise<TaskRow[]> {
   const started = new Set(startedStages(stages));
-  if (![...started].some((id) => has(counts.get(id), "NOT_STARTED"))) return false;
+  if (![...started].some((id) => has(counts.get(id), "NOT_STARTED"))) return [];
   const blocked = new Set<string>();
-  const ready: number[] = [];
+  const ready: TaskRow[] = [];
   for (const task of await findTasks(tx, rollout)) {
     const database = `${task.instanceId}/${task.databaseName}`;
-    if (task.state === "NOT_STARTED" && started.has(task.stageId) && !blocked.has(database)) ready.push(task.id);
+    if (task.state === "NOT_STARTED" && started.has(task.stageId) && !blocked.has(database)) ready.push(task);
     if (!FINISHED.has(task.state)) blocked.add(database);
   }
-  if (ready.length === 0) return false;
-  await createRuns(tx, rollout, ready, actor);
-  return true;
+  if (ready.length > 0) await createRuns(tx, rollout, ready.map((task) => task.id), actor);
+  return ready;
 }

@@ -14,9 +14,10 @@ import type { PlanRow } from "../plan/plan.store.ts";
 import type { PlanSpec } from "../plan/plan-specs.ts";
 import { NO_ENVIRONMENT_STAGE } from "../rollout/rollout-names.ts";
 import type { RolloutRef } from "../rollout/rollout-names.ts";
-import { insertRollout, insertStages } from "../rollout/rollout.store.ts";
-import { insertTasks, targetEnvironments, type NewTask } from "../rollout/task.store.ts";
+import { insertRollout } from "../rollout/rollout.store.ts";
+import { targetEnvironments, type NewTask } from "../rollout/task.store.ts";
 import { automaticOf, refreshRollout } from "./progress.ts";
+import { tasksMoved } from "./stage-rules.ts";
 
 export interface NewRollout {
   projectId: string;
@@ -33,8 +34,6 @@ export interface NewRollout {
  */
 export async function createRollout(tx: CommonQueryMethods, request: NewRollout, plan?: PlanRow): Promise<RolloutRef> {
   plan ??= await getPlan(tx, { projectId: request.projectId, id: request.planId });
-  const rollout = await insertRollout(tx, { ...request, title: plan.title });
-  if (!rollout) throw alreadyExists(`plan "${planName(plan)}" already has a rollout`);
   const targets = plan.specs.flatMap((spec) => spec.targets.map((target) => ({ spec, ref: parseDatabaseName(target, "plan.specs.targets") })));
   const environmentOf = await targetEnvironments(tx, targets.map((t) => ({ instanceId: t.ref.instanceId, name: t.ref.name })));
   const environments = await readEnvironments(storedSettings(tx));
@@ -44,7 +43,6 @@ export async function createRollout(tx: CommonQueryMethods, request: NewRollout,
     return order.includes(environment) ? environment : NO_ENVIRONMENT_STAGE;
   };
   const stageIds = [...order, NO_ENVIRONMENT_STAGE].filter((id) => targets.some((t) => stageOf(t.ref.instanceId, t.ref.name) === id));
-  await insertStages(tx, rollout, stageIds);
   const digests = new Map(plan.specs.map((spec) => [spec.id, sha256(spec.statement)]));
   const tasks = targets.map(({ spec, ref }): NewTask => ({
     stageId: stageOf(ref.instanceId, ref.name),
@@ -58,9 +56,11 @@ export async function createRollout(tx: CommonQueryMethods, request: NewRollout,
   }));
   // Stable by stage position: within a stage, tasks keep spec and target order.
   tasks.sort((a, b) => stageIds.indexOf(a.stageId) - stageIds.indexOf(b.stageId));
-  await insertTasks(tx, rollout, tasks);
-  // The new row is locked by its insert, and the environments were read above.
-  await refreshRollout(tx, rollout, request.creator, { locked: rollout, automatic: automaticOf(environments) });
+  const rollout = await insertRollout(tx, { ...request, title: plan.title }, stageIds, tasks);
+  if (!rollout) throw alreadyExists(`plan "${planName(plan)}" already has a rollout`);
+  // The new row is locked by its insert; the environments were read above, and its stages and tasks have just been written.
+  const progress = { stages: stageIds.map((id, position) => ({ id, position, state: "NOT_STARTED" as const })), counts: tasksMoved(new Map(), tasks, "NOT_STARTED") };
+  await refreshRollout(tx, rollout, request.creator, { locked: rollout, automatic: automaticOf(environments), progress });
   return { projectId: rollout.projectId, id: rollout.id };
 }
 

@@ -16,6 +16,18 @@ const ACTIVE: ReadonlySet<string> = new Set(["PENDING", "RUNNING"]);
 export type StateCounts = ReadonlyMap<TaskState, number>;
 export type StageCounts = ReadonlyMap<string, StateCounts>;
 
+/** The counts once the tasks (each with its stage) have moved to `to`, from `from` when they were counted. */
+export function tasksMoved(counts: StageCounts, tasks: readonly { stageId: string }[], to: TaskState, from?: TaskState): StageCounts {
+  const moved = new Map([...counts].map(([stageId, states]) => [stageId, new Map(states)]));
+  for (const { stageId } of tasks) {
+    const states = moved.get(stageId) ?? new Map<TaskState, number>();
+    if (from) states.set(from, (states.get(from) ?? 0) - 1);
+    states.set(to, (states.get(to) ?? 0) + 1);
+    moved.set(stageId, states);
+  }
+  return moved;
+}
+
 export function has(counts: StateCounts | undefined, states: ReadonlySet<string> | string): boolean {
   for (const [state, count] of counts ?? []) if (count > 0 && (typeof states === "string" ? state === states : states.has(state))) return true;
   return false;

@@ -16,8 +16,6 @@ import { noticeChange } from "../../platform/index.ts";
 import { addIssueEvent } from "../issue/issue-events.ts";
 import { rolloutName, taskRunName, type RolloutRef } from "../rollout/rollout-names.ts";
 import { findRollout } from "../rollout/rollout.store.ts";
-import { setTaskState } from "../rollout/task.store.ts";
-import { enqueueTaskRuns } from "../task-run/run-jobs.ts";
 import { markRunEnded, type JobsOnEnd, type TaskEnd } from "../task-run/store/run-transitions.store.ts";
 import { insertPendingRuns, type FinalRunState } from "../task-run/store/task-run.store.ts";
 import { rolloutSubject } from "./event-subjects.ts";
@@ -25,10 +23,7 @@ import { emit } from "./events.ts";
 
 /** New PENDING runs for the tasks (each from its next statement), their tasks PENDING, their jobs enqueued. */
 export async function createRuns(tx: CommonQueryMethods, ref: RolloutRef, taskIds: readonly number[], creator: string, runAt?: Date): Promise<number[]> {
-  const runIds = await insertPendingRuns(tx, ref, taskIds, creator, runAt);
-  await setTaskState(tx, taskIds, "PENDING");
-  await enqueueTaskRuns(tx, runIds, runAt);
-  return runIds;
+  return insertPendingRuns(tx, ref, taskIds, creator, runAt);
 }
 
 /**

@@ -1,8 +1,9 @@
-// SQL on rollout and stage (contract §12.1, §12.2).
+// SQL on rollout and stage (contract §12.1, §12.2); a new rollout's tasks
+// are written with it (task.store.ts tasksInsert).
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
 import type { RolloutRef } from "./rollout-names.ts";
-import { TASK_STATES, type TaskState } from "./task.store.ts";
+import { type NewTask, TASK_STATES, tasksInsert, type TaskState } from "./task.store.ts";
 
 export const ROLLOUT_STATES = ["NOT_STARTED", "RUNNING", "PAUSED", "DONE", "FAILED", "CANCELED"] as const;
 export type RolloutState = (typeof ROLLOUT_STATES)[number];
@@ -37,16 +38,29 @@ export type RolloutRow = z.infer<typeof rolloutRow>;
 
 const columns = sql.fragment`project_id, id, plan_id, issue_id, title, state, creator, create_time, update_time`;
 
+/**
+ * The rollout with its stages (in the given order) and its tasks, in one
+ * statement; undefined, and nothing written, when the plan has a rollout.
+ */
 export async function insertRollout(
   db: CommonQueryMethods,
   rollout: { projectId: string; planId: string; issueId: string | undefined; title: string; creator: string },
+  stageIds: readonly string[],
+  tasks: readonly NewTask[],
 ): Promise<RolloutRow | undefined> {
   return (
     (await db.maybeOne(sql.type(rolloutRow)`
-      insert into rollout (project_id, plan_id, issue_id, title, creator)
-      values (${rollout.projectId}, ${rollout.planId}, ${rollout.issueId ?? null}, ${rollout.title}, ${rollout.creator})
-      on conflict (project_id, plan_id) do nothing
-      returning ${columns}`)) ?? undefined
+      with inserted as (
+        insert into rollout (project_id, plan_id, issue_id, title, creator)
+        values (${rollout.projectId}, ${rollout.planId}, ${rollout.issueId ?? null}, ${rollout.title}, ${rollout.creator})
+        on conflict (project_id, plan_id) do nothing
+        returning ${columns}),
+      stages as (
+        insert into stage (project_id, rollout_id, id, position)
+        select inserted.project_id, inserted.id, s.id, s.position - 1
+        from inserted, unnest(${sql.array(stageIds, "text")}) with ordinality as s (id, position)),
+      tasks as (${tasksInsert("inserted", tasks)})
+      select * from inserted`)) ?? undefined
   );
 }
 
@@ -95,13 +109,6 @@ const stageRow = z
   .transform((r) => ({ id: r.id, position: r.position, state: r.state }));
 
 export type StageRow = z.infer<typeof stageRow>;
-
-export async function insertStages(db: CommonQueryMethods, ref: RolloutRef, stageIds: readonly string[]): Promise<void> {
-  await db.query(sql.unsafe`
-    insert into stage (project_id, rollout_id, id, position)
-    select ${ref.projectId}, ${ref.id}, id, position - 1
-    from unnest(${sql.array(stageIds, "text")}) with ordinality as s (id, position)`);
-}
 
 const progressRow = z.object({
   rollout: rolloutRow,

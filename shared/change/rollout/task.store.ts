@@ -65,8 +65,12 @@ export interface NewTask {
   releaseFile: ReleaseFileRef | undefined;
 }
 
-/** Inserts the tasks in the given order (their positions). */
-export async function insertTasks(db: CommonQueryMethods, ref: RolloutRef, tasks: readonly NewTask[]): Promise<void> {
+/**
+ * The insert of the tasks, in the given order (their positions), into the
+ * rollout that the statement's step `rollout` answers (project_id, id): a
+ * step of the statement that makes the rollout.
+ */
+export function tasksInsert(rollout: string, tasks: readonly NewTask[]): FragmentSqlToken {
   const rows = tasks.map((t, position) => ({
     stage_id: t.stageId,
     position,
@@ -78,12 +82,13 @@ export async function insertTasks(db: CommonQueryMethods, ref: RolloutRef, tasks
     statement_sha256: t.statementSha256,
     release_file: t.releaseFile ?? null,
   }));
-  await db.query(sql.unsafe`
+  const step = sql.identifier([rollout]);
+  return sql.fragment`
     insert into task (project_id, rollout_id, stage_id, position, spec_id, instance_id, database_name, type, statement, statement_sha256, release_file)
-    select ${ref.projectId}, ${ref.id}, stage_id, position, spec_id, instance_id, database_name, type, statement, statement_sha256, release_file
-    from jsonb_to_recordset(${sql.jsonb(rows)}) as x (
+    select ${step}.project_id, ${step}.id, stage_id, position, spec_id, instance_id, database_name, type, statement, statement_sha256, release_file
+    from ${step}, jsonb_to_recordset(${sql.jsonb(rows)}) as x (
       stage_id text, position int, spec_id text, instance_id text, database_name text, type text,
-      statement text, statement_sha256 text, release_file jsonb)`);
+      statement text, statement_sha256 text, release_file jsonb)`;
 }
 
 /** Every task of the rollout in stage order. */

@@ -59,9 +59,9 @@ export async function addKeyedJobsSelected(db: CommonQueryMethods, statementName
   await db.query(preparedCommand(statementName)`${addJobsOf(name, jobs, undefined)}`);
 }
 
-/** addKeyedJobsSelected's query as a step of a larger statement (a CTE of it, evaluated when read). */
-export function keyedJobsAdding(name: JobName, jobs: FragmentSqlToken): FragmentSqlToken {
-  return addJobsOf(name, jobs, undefined);
+/** addKeyedJobsSelected's query as a step of a larger statement (a CTE of it, evaluated when read); `runAt` schedules the jobs. */
+export function keyedJobsAdding(name: JobName, jobs: FragmentSqlToken, runAt?: Date): FragmentSqlToken {
+  return addJobsOf(name, jobs, runAt);
 }
 
 /** One job per payload in one statement, each under its own job key (a waiting job of the key is replaced). */

@@ -51,7 +51,7 @@ const runId = z.object({ id: z.coerce.number() });
  * still lies ahead (its own job is scheduled for then).
  */
 export async function dispatchWaitingRuns(db: CommonQueryMethods, ended: RunTarget): Promise<void> {
-  await addKeyedJobsSelected(db, "task_run_execution.dispatch_waiting_runs", "taskRun.execute", runJobs(sql.fragment`
+  await addKeyedJobsSelected(db, "task_run_execution.dispatch_waiting_runs", "taskRun.execute", runJobRows(sql.fragment`
     ${targetWaiters(ended)}
     union
     (select r.id from task_run r
@@ -73,12 +73,12 @@ export async function dispatchWaitingRuns(db: CommonQueryMethods, ended: RunTarg
 export function targetWaitersDispatch(ended: RunTarget): JobsOnEnd {
   return {
     statementName: "task_run_execution.end_dispatching_target_waiters",
-    add: keyedJobsAdding("taskRun.execute", runJobs(targetWaiters(ended))),
+    add: keyedJobsAdding("taskRun.execute", runJobRows(targetWaiters(ended))),
   };
 }
 
-/** The job rows (jobs.store.ts) of the runs whose ids `runIds` selects, in id order. */
-function runJobs(runIds: FragmentSqlToken) {
+/** The job rows (jobs.store.ts) of the runs whose ids `runIds` selects (a column `id`), in id order. */
+export function runJobRows(runIds: FragmentSqlToken) {
   return sql.fragment`
     select jsonb_build_object('taskRunId', w.id) as payload, ${TASK_RUN_JOB_KEY_PREFIX} || w.id as job_key, w.id as position
     from (${runIds}) as w`;

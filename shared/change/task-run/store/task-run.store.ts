@@ -4,8 +4,10 @@
 // writes task_run and task_run_log, and nothing else does.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
-import { serialIdRow } from "../../../platform/index.ts";
+import { keyedJobsAdding, serialIdRow } from "../../../platform/index.ts";
 import type { RolloutRef } from "../../rollout/rollout-names.ts";
+import { runTasksUpdate } from "../../rollout/task.store.ts";
+import { runJobRows } from "./run-dispatch.store.ts";
 
 export const TASK_RUN_STATES = ["PENDING", "RUNNING", "DONE", "FAILED", "CANCELED"] as const;
 export type TaskRunState = (typeof TASK_RUN_STATES)[number];
@@ -52,7 +54,11 @@ export const taskRunColumns = sql.fragment`
   id, task_id, project_id, rollout_id, state, creator, first_statement, cancel_reason, detail, error, affected_rows,
   run_at, create_time, start_time, end_time`;
 
-/** New PENDING runs, one per task (starting at the task's next statement); their ids in task order. */
+/**
+ * New PENDING runs, one per task (starting at the task's next statement),
+ * their tasks PENDING and the runs' jobs added (`runAt` schedules them): one
+ * statement. Answers the runs' ids in task order.
+ */
 export async function insertPendingRuns(
   db: CommonQueryMethods,
   ref: RolloutRef,
@@ -62,12 +68,16 @@ export async function insertPendingRuns(
 ): Promise<number[]> {
   if (taskIds.length === 0) return [];
   const ids = await db.anyFirst(sql.type(serialIdRow)`
-    insert into task_run (task_id, project_id, rollout_id, creator, first_statement, run_at)
-    select t.id, ${ref.projectId}, ${ref.id}, ${creator}, t.next_statement, ${runAt ? sql.timestamp(runAt) : null}
-    from unnest(${sql.array(taskIds, "int8")}) with ordinality as wanted (id, position)
-    join task t on t.id = wanted.id
-    order by wanted.position
-    returning id`);
+    with runs as (
+      insert into task_run (task_id, project_id, rollout_id, creator, first_statement, run_at)
+      select t.id, ${ref.projectId}, ${ref.id}, ${creator}, t.next_statement, ${runAt ? sql.timestamp(runAt) : null}
+      from unnest(${sql.array(taskIds, "int8")}) with ordinality as wanted (id, position)
+      join task t on t.id = wanted.id
+      order by wanted.position
+      returning id, task_id),
+    pending_tasks as (${runTasksUpdate("runs", "PENDING")}),
+    jobs_added as (${keyedJobsAdding("taskRun.execute", runJobRows(sql.fragment`select id from runs`), runAt)})
+    select runs.id from runs, lateral (select count(*) from jobs_added) as added order by runs.id`);
   return [...ids];
 }
 
