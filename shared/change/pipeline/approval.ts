@@ -92,8 +92,9 @@ export async function requestReview(tx: CommonQueryMethods, issue: IssueRow, req
 
 /** Approval is APPROVED or SKIPPED: the rollout is created now (§11.4); the issue as it then reads. */
 async function grantApproval(tx: CommonQueryMethods, issue: IssueRow, plan: PlanRow, creator: string): Promise<IssueRow> {
-  await createRollout(tx, { projectId: issue.projectId, planId: issue.planId, issueId: issue.issueId, creator }, plan);
-  return (await findIssue(tx, issue))!;
+  const rollout = await createRollout(tx, { projectId: issue.projectId, planId: issue.planId, issueId: issue.issueId, creator }, plan);
+  // Only a rollout DONE at once (nothing to run) moves its issue on (progress.ts finishIssue).
+  return rollout.state === "DONE" ? (await findIssue(tx, issue))! : { ...issue, rolloutId: rollout.id };
 }
 
 /** PENDING at `step` of the issue's template, with `approvers` so far; its role holders are asked. */

@@ -72,10 +72,10 @@ export interface ReadRollout {
   progress?: { stages: StageRow[]; counts: StageCounts };
 }
 
-/** Brings stage and rollout states up to date after task changes, and starts what starts by itself. */
-export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, actor: string, read?: ReadRollout): Promise<void> {
+/** Brings stage and rollout states up to date after task changes, and starts what starts by itself; answers the rollout's state then. */
+export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, actor: string, read?: ReadRollout): Promise<RolloutState | undefined> {
   const rollout = read?.locked ?? (await findRollout(tx, ref, true));
-  if (!rollout) return;
+  if (!rollout) return undefined;
   const automatic = read?.automatic ?? (await automaticEnvironments(tx));
   let { stages, counts }: { stages: StageRow[]; counts: StageCounts } = read?.progress ?? (await findRolloutProgress(tx, ref))!;
   for (;;) {
@@ -97,8 +97,9 @@ export async function refreshRollout(tx: CommonQueryMethods, ref: RolloutRef, ac
       next.state = "RUNNING"; // nothing else moved: its tasks get their runs in the next round
       continue;
     }
-    await settleRolloutState(tx, rollout, rolloutStateOf(rollout.state, stages, [...counts.values()]), actor);
-    return;
+    const state = rolloutStateOf(rollout.state, stages, [...counts.values()]);
+    await settleRolloutState(tx, rollout, state, actor);
+    return state;
   }
 }
 

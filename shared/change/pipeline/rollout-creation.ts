@@ -14,7 +14,7 @@ import type { PlanRow } from "../plan/plan.store.ts";
 import type { PlanSpec } from "../plan/plan-specs.ts";
 import { NO_ENVIRONMENT_STAGE } from "../rollout/rollout-names.ts";
 import type { RolloutRef } from "../rollout/rollout-names.ts";
-import { insertRollout } from "../rollout/rollout.store.ts";
+import { insertRollout, type RolloutState } from "../rollout/rollout.store.ts";
 import { targetEnvironments, type NewTask } from "../rollout/task.store.ts";
 import { automaticOf, refreshRollout } from "./progress.ts";
 import { tasksMoved } from "./stage-rules.ts";
@@ -29,10 +29,10 @@ export interface NewRollout {
 
 /**
  * Creates the plan's rollout and starts what starts by itself; answers its
- * ref (a read then shows its state). `plan`: the plan as the caller read it
+ * ref and the state it is left in. `plan`: the plan as the caller read it
  * in this transaction (read here otherwise).
  */
-export async function createRollout(tx: CommonQueryMethods, request: NewRollout, plan?: PlanRow): Promise<RolloutRef> {
+export async function createRollout(tx: CommonQueryMethods, request: NewRollout, plan?: PlanRow): Promise<RolloutRef & { state: RolloutState }> {
   plan ??= await getPlan(tx, { projectId: request.projectId, id: request.planId });
   const targets = plan.specs.flatMap((spec) => spec.targets.map((target) => ({ spec, ref: parseDatabaseName(target, "plan.specs.targets") })));
   const environmentOf = await targetEnvironments(tx, targets.map((t) => ({ instanceId: t.ref.instanceId, name: t.ref.name })));
@@ -60,8 +60,8 @@ export async function createRollout(tx: CommonQueryMethods, request: NewRollout,
   if (!rollout) throw alreadyExists(`plan "${planName(plan)}" already has a rollout`);
   // The new row is locked by its insert; the environments were read above, and its stages and tasks have just been written.
   const progress = { stages: stageIds.map((id, position) => ({ id, position, state: "NOT_STARTED" as const })), counts: tasksMoved(new Map(), tasks, "NOT_STARTED") };
-  await refreshRollout(tx, rollout, request.creator, { locked: rollout, automatic: automaticOf(environments), progress });
-  return { projectId: rollout.projectId, id: rollout.id };
+  const state = await refreshRollout(tx, rollout, request.creator, { locked: rollout, automatic: automaticOf(environments), progress });
+  return { projectId: rollout.projectId, id: rollout.id, state: state! };
 }
 
 function taskType(spec: PlanSpec): NewTask["type"] {
