@@ -2,6 +2,7 @@
 // (COMMENT) and system events (EVENT), in the order they were written.
 import { sql, type CommonQueryMethods } from "slonik";
 import { z } from "zod";
+import { preparedCommand } from "../../platform/index.ts";
 import type { CommentRef, IssueRef } from "./issue-names.ts";
 
 const commentRow = z
@@ -45,6 +46,17 @@ export async function insertComment(db: CommonQueryMethods, ref: IssueRef, entry
     insert into issue_comment (project_id, issue_id, type, comment, event, creator)
     values (${ref.projectId}, ${ref.issueId}, ${entry.type}, ${entry.comment}, ${entry.event ? sql.jsonb(entry.event as never) : null}, ${entry.creator})
     returning ${columns}`);
+}
+
+/** Inserts the entries, each of its issue, in the order given: one statement. */
+export async function insertComments(db: CommonQueryMethods, entries: readonly (NewComment & { ref: IssueRef })[]): Promise<void> {
+  const rows = entries.map((e) => ({ project_id: e.ref.projectId, issue_id: e.ref.issueId, type: e.type, comment: e.comment, event: e.event ?? null, creator: e.creator }));
+  await db.query(preparedCommand("issue_comment.insert_many")`
+    insert into issue_comment (project_id, issue_id, type, comment, event, creator)
+    select project_id, issue_id, type, comment, event, creator
+    from rows from (jsonb_to_recordset(${sql.jsonb(rows as never)}) as (project_id text, issue_id text, type text, comment text, event jsonb, creator text))
+      with ordinality as r (project_id, issue_id, type, comment, event, creator, position)
+    order by position`);
 }
 
 export async function findComment(db: CommonQueryMethods, ref: CommentRef, forUpdate = false): Promise<CommentRow | undefined> {
