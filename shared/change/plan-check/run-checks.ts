@@ -3,8 +3,7 @@
 // FAILED when a target could not be checked or the limit passed; a run
 // cancelled or superseded meanwhile is left as it is (its results dropped).
 // Its work logs under its plan's name, and its end with status and duration.
-import type { CommonQueryMethods } from "slonik";
-import { formatDuration, type Logger, type Metrics, withLogFields } from "../../platform/index.ts";
+import { type Db, formatDuration, type Logger, type Metrics, withLogFields, withTransaction } from "../../platform/index.ts";
 import { checksFinished } from "../pipeline/checks.ts";
 import { planName } from "../plan/plan-names.ts";
 import { findPlan } from "../plan/plan.store.ts";
@@ -16,7 +15,7 @@ import { checkRunName } from "./check-runs.ts";
 import { checkTarget, preambleOf, type CheckTarget } from "./check-target.ts";
 
 export interface CheckRunDeps {
-  db: CommonQueryMethods;
+  db: Db;
   settings: SettingReader;
   metrics: Metrics;
   logger: Logger;
@@ -59,8 +58,8 @@ async function checkWithinLimit(deps: CheckRunDeps, run: CheckRunRow): Promise<v
  * for these checks its approval (contract §11.2). The plan is locked first,
  * as every writer of its runs and issue does.
  */
-async function finishAndApprove(db: CommonQueryMethods, run: CheckRunRow, status: "DONE" | "FAILED", outcome: Outcome): Promise<boolean> {
-  return db.transaction(async (tx) => {
+async function finishAndApprove(db: Db, run: CheckRunRow, status: "DONE" | "FAILED", outcome: Outcome): Promise<boolean> {
+  return withTransaction(db, async (tx) => {
     await findPlan(tx, run.projectId, run.planId, true);
     const finished = await finishRun(tx, run.id, status, outcome.results, outcome.failure ?? "");
     if (finished) await checksFinished(tx, { projectId: run.projectId, id: run.planId });
