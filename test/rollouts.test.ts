@@ -6,6 +6,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import { sql } from "slonik";
+import { z } from "zod";
 import { createMetrics } from "../shared/platform/metrics.ts";
 import { createRollout } from "../shared/change/pipeline/rollout-creation.ts";
 import { rolloutName } from "../shared/change/rollout/rollout-names.ts";
@@ -179,6 +181,25 @@ describe("rollouts", () => {
     assert.ok(withRollout.includes(rollout.plan) && !withRollout.includes(bare.name));
     assert.ok(without.includes(bare.name) && !without.includes(rollout.plan));
     await refused("DELETE", "/v1/projects/rollouts", undefined, "failed_precondition", /running rollout/);
+  });
+
+  it("makes one rollout of a plan: a second creation, at once or concurrent, is ALREADY_EXISTS and writes no stage, task or run", async () => {
+    const plan = await ok("POST", "/v1/projects/rollouts/plans", { specs: [{ changeDatabaseConfig: { targets: [targets.prod, targets.test], statement: STATEMENT } }] });
+    const planId = String(plan.name).split("/").at(-1)!;
+    const create = () => app.db.transaction((tx) => createRollout(tx, { projectId: "rollouts", planId, issueId: undefined, creator: "users/admin" }));
+    const outcomes = await Promise.allSettled([create(), create()]);
+    const made = outcomes.filter((o) => o.status === "fulfilled");
+    assert.equal(made.length, 1, JSON.stringify(outcomes));
+    const refusal = outcomes.find((o) => o.status === "rejected")!.reason;
+    assert.equal(refusal.code, "already_exists");
+    assert.match(refusal.message, /already has a rollout/);
+    await assert.rejects(create(), { code: "already_exists" });
+    const written = await app.db.one(sql.type(z.object({ rollouts: z.number(), stages: z.number(), tasks: z.number(), runs: z.number() }))`
+      select (select count(*)::int from rollout where project_id = 'rollouts' and plan_id = ${planId}) as rollouts,
+             (select count(*)::int from stage s join rollout r on r.project_id = s.project_id and r.id = s.rollout_id where r.project_id = 'rollouts' and r.plan_id = ${planId}) as stages,
+             (select count(*)::int from task t join rollout r on r.project_id = t.project_id and r.id = t.rollout_id where r.project_id = 'rollouts' and r.plan_id = ${planId}) as tasks,
+             (select count(*)::int from task_run x join rollout r on r.project_id = x.project_id and r.id = x.rollout_id where r.project_id = 'rollouts' and r.plan_id = ${planId}) as runs`);
+    assert.deepEqual(written, { rollouts: 1, stages: 2, tasks: 2, runs: 1 }, "the AUTOMATIC test stage's one task has its run");
   });
 
   it("lists a project's rollouts newest first with paging", async () => {
